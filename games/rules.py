@@ -101,8 +101,10 @@ class PhaseSpec:
     - ``awaited``: seats that must act (check in) before the phase may close early; a seat
       with nothing to do (dead, eliminated) is never awaited.
     - ``timing``: how the framework computes the deadline: ``"schedule"`` (the match
-      schedule's wall-clock window for ``kind``), a duration class name looked up in the
-      match schedule (``"short"``, ``"normal"``...), or ``"none"`` (no deadline: solo play).
+      schedule: its wall-clock window for ``kind``, or its duration), ``"check"`` (CHECK
+      mode: opens at once, capped by the schedule's ``check_max_hours``, default 24), a
+      duration class name looked up in the schedule's ``durations`` (``"short"``,
+      ``"normal"``...), or ``"none"`` (no deadline: solo play).
     - ``close_when_all_checked_in``: close as soon as every awaited seat checked in (CHECK
       mode, asks); False keeps a scheduled phase open until its deadline.
     - ``checkin_final``: a check-in cannot be withdrawn (Kill Game's CHECK).
