@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class AccountsConfig(AppConfig):
+    name = "accounts"
+
+    def ready(self) -> None:
+        from accounts import signals  # noqa: F401  (creates a Profile for every new user)

@@ -1,0 +1,29 @@
+"""A player's profile: display time zone, language and email preferences."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Profile(models.Model):
+    class EmailMode(models.TextChoices):
+        PER_PHASE = "per_phase", "An email for every new phase"
+        DIGEST = "digest", "One digest a day"
+        OFF = "off", "No phase emails"
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="profile")
+    timezone = models.CharField(max_length=64, default="UTC")
+    language = models.CharField(max_length=8, choices=settings.LANGUAGES, default="en")
+    email_mode = models.CharField(max_length=10, choices=EmailMode.choices,
+                                  default=EmailMode.PER_PHASE)
+    reminder_hours = models.PositiveSmallIntegerField(
+        default=3, help_text="Remind me this many hours before a deadline I have not checked "
+                             "in for (0 = never).")
+    email_match_events = models.BooleanField(default=True,
+                                             help_text="Email me when my matches start and end.")
+    digest_last_sent_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"profile of {self.user}"

@@ -1,0 +1,15 @@
+"""Every user has a Profile from the moment it exists."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+
+from accounts.models import Profile
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL)
+def profile_for_new_user(sender, instance, created, **kwargs):
+    if created:
+        Profile.objects.get_or_create(user=instance)

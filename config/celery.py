@@ -1,0 +1,29 @@
+"""The Celery app and the whole beat schedule (STYLE.md §12)."""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+from celery.schedules import crontab
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
+
+app = Celery("pbw")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()
+
+_sweep = float(os.environ.get("CELERY_BEAT_SWEEP_SECONDS", "5"))
+
+app.conf.beat_schedule = {
+    # every few seconds: close every phase whose deadline passed (the clock of the game)
+    "phases-close-due": {"task": "games.tasks.phases_close_due", "schedule": _sweep},
+    # every minute (* * * * *): start matches whose start time came, send check-in reminders
+    "matches-start-due": {"task": "games.tasks.matches_start_due", "schedule": crontab()},
+    "seats-send-nags": {"task": "games.tasks.seats_send_nags", "schedule": crontab()},
+    # every 5 minutes (*/5 * * * *): retry notifications that failed to send
+    "notifications-retry": {"task": "games.tasks.notifications_send_pending",
+                            "schedule": crontab(minute="*/5")},
+    # hourly (0 * * * *): daily digests go out at 07:00 in each reader's time zone
+    "digests-send": {"task": "games.tasks.digests_send", "schedule": crontab(minute=0)},
+}

@@ -1,0 +1,28 @@
+"""Test overlay: only what tests need (STYLE.md §13). Real PostgreSQL by default
+(TEST_DATABASE_URL overrides; CI has it on localhost), eager Celery, fast hasher,
+locmem email and cache. Redis-backed tests read REDIS_URL themselves.
+"""
+
+from __future__ import annotations
+
+import os
+
+from config.env import database_from_url
+from config.settings.base import *  # noqa: F403
+from config.settings.base import BASE_DIR
+
+DATABASES = {"default": database_from_url(
+    os.environ.get("TEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/pbw"),
+    base_dir=BASE_DIR)}
+DATABASES["default"]["CONN_MAX_AGE"] = 0
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+CELERY_TASK_ALWAYS_EAGER = True
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_BROKER_URL = "memory://"
+STORAGES = {**STORAGES, "staticfiles": {  # noqa: F405
+    "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+SITE_URL = "http://testserver"
+ALLOWED_HOSTS = ["*"]
+DEBUG = False

@@ -1,0 +1,25 @@
+"""The one application error services raise; views turn it into a 4xx with its message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ApplicationError(Exception):
+    """A request the rules or the match's status refuse. Nothing was changed.
+
+    ``status`` is the HTTP status a view answers with; ``code`` a stable machine code.
+    """
+
+    def __init__(self, message: str, *, code: str = "INVALID", status: int = 400,
+                 field: str | None = None, details: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.status = status
+        self.field = field
+        self.details = details or {}
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "field": self.field,
+                "details": self.details}

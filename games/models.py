@@ -1,0 +1,275 @@
+"""The framework's data: matches, seats, phases, orders, check-ins, snapshots, the diary,
+the notification outbox and the director's log. Models hold data, constraints and trivial
+properties; game flow lives in ``games/services`` (STYLE.md §11).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+def new_seed() -> str:
+    return secrets.token_hex(16)
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def default_match_timezone() -> str:
+    return settings.DEFAULT_MATCH_TIMEZONE
+
+
+class Match(models.Model):
+    """One match of one registered game, from forming to finished."""
+
+    class Status(models.TextChoices):
+        FORMING = "forming", "Forming"
+        RUNNING = "running", "Running"
+        PAUSED = "paused", "Paused"
+        FINISHED = "finished", "Finished"
+        CANCELLED = "cancelled", "Cancelled"
+
+    game = models.CharField(max_length=32, db_index=True, help_text="Registry slug.")
+    name = models.CharField(max_length=100)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.FORMING,
+                              db_index=True)
+    config = models.JSONField(default=dict, blank=True,
+                              help_text="Validated against the game's schema; defaults filled.")
+    min_players = models.PositiveSmallIntegerField(default=2)
+    max_players = models.PositiveSmallIntegerField(default=30)
+    timezone = models.CharField(max_length=64, default=default_match_timezone)
+    schedule = models.JSONField(default=dict, blank=True, help_text=(
+        'How deadlines are computed: {"mode": "windows", "windows": {"tactical": "13:00", '
+        '"action": "21:30"}} | {"mode": "duration", "hours": 24} ; optional "check_max_hours" '
+        'and "durations": {"short": seconds, ...}.'))
+    seed = models.CharField(max_length=64, default=new_seed, editable=False)
+    is_private = models.BooleanField(default=False)
+    invite_code = models.CharField(max_length=32, default=new_invite_code, unique=True,
+                                   editable=False)
+    starts_at = models.DateTimeField(null=True, blank=True,
+                                     help_text="Start automatically then, if enough joined.")
+    bots_enabled = models.BooleanField(default=False,
+                                       help_text="Absent players are played by the game's bot.")
+    state = models.JSONField(null=True, blank=True, editable=False)
+    version = models.PositiveIntegerField(default=0, editable=False,
+                                          help_text="Bumped on every change a page shows.")
+    diary_seq = models.PositiveIntegerField(default=0, editable=False)
+    outcome = models.JSONField(null=True, blank=True, editable=False)
+    needs_director = models.BooleanField(default=False)
+    director_note = models.TextField(blank=True)
+    start_overdue_notified_at = models.DateTimeField(null=True, blank=True, editable=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "matches"
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "starts_at"], name="match_status_starts")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.game})"
+
+    @property
+    def is_running(self) -> bool:
+        return self.status == self.Status.RUNNING
+
+
+class Seat(models.Model):
+    """A user's place in a match. ``number`` is the engine's SeatId, given at start."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.SET_NULL, related_name="seats")
+    number = models.PositiveSmallIntegerField(null=True, blank=True)
+    is_bot = models.BooleanField(default=False, help_text="Played by the bot (replaced player).")
+    removed_at = models.DateTimeField(null=True, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    last_checkin_at = models.DateTimeField(null=True, blank=True)
+    next_nag_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["match", "number", "joined_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "user"], condition=Q(user__isnull=False),
+                                    name="seat_one_per_user"),
+            models.UniqueConstraint(fields=["match", "number"],
+                                    condition=Q(number__isnull=False), name="seat_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        who = self.user.get_username() if self.user_id else "bot"
+        return f"{who} @ {self.match_id}#{self.number}"
+
+
+class Phase(models.Model):
+    """One phase of a match: open until its deadline or until every awaited seat checked in."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="phases")
+    number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=40)
+    turn = models.PositiveIntegerField(default=0)
+    seed = models.CharField(max_length=64)
+    opens_at = models.DateTimeField()
+    deadline_at = models.DateTimeField(null=True, blank=True)
+    awaited = models.JSONField(default=list, help_text="Seat numbers that must act.")
+    close_when_all_checked_in = models.BooleanField(default=True)
+    checkin_final = models.BooleanField(default=False)
+    default_text = models.CharField(max_length=300, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    close_failures = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    quarantined_at = models.DateTimeField(null=True, blank=True)
+    reminded_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [models.UniqueConstraint(fields=["match", "number"],
+                                               name="phase_unique_number")]
+        indexes = [models.Index(fields=["deadline_at"], name="phase_open_deadline",
+                                condition=Q(closed_at__isnull=True, quarantined_at__isnull=True))]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} phase {self.number} ({self.kind})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.closed_at is None
+
+
+class Order(models.Model):
+    """One accepted order; the id is the match-wide submission sequence (replay source)."""
+
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="orders")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="orders")
+    payload = models.JSONField()
+    is_default = models.BooleanField(default=False, help_text="Filled in for an absent seat.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+
+class CheckIn(models.Model):
+    """A seat declared itself done for a phase (withdrawn = row deleted)."""
+
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="checkins")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="checkins")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["phase", "seat"],
+                                               name="checkin_once_per_phase")]
+
+
+class Snapshot(models.Model):
+    """The engine state after a phase closed (phase=None: the state at start)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="snapshots")
+    phase = models.OneToOneField(Phase, null=True, blank=True, on_delete=models.CASCADE,
+                                 related_name="snapshot")
+    state = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "id"]
+
+
+class DiaryEntry(models.Model):
+    """One engine event, stored once with its audience; never updated (STYLE.md §20).
+
+    ``audience`` is ``""`` for a public event, else the seat numbers as ``",1,5,"`` so one
+    indexable ``LIKE`` finds a seat's rows on PostgreSQL and SQLite alike.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="diary")
+    phase = models.ForeignKey(Phase, null=True, blank=True, on_delete=models.CASCADE,
+                              related_name="diary")
+    seq = models.PositiveIntegerField()
+    turn = models.PositiveIntegerField(default=0)
+    phase_kind = models.CharField(max_length=40, blank=True)
+    kind = models.CharField(max_length=60)
+    payload = models.JSONField(default=dict)
+    is_public = models.BooleanField(default=True)
+    audience = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "seq"]
+        verbose_name_plural = "diary entries"
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="diary_unique_seq")]
+
+    @staticmethod
+    def audience_for(visible_to) -> str:
+        return "" if visible_to is None else "," + ",".join(str(s) for s in sorted(visible_to)) + ","
+
+    @property
+    def visible_to(self) -> frozenset[int] | None:
+        if self.is_public:
+            return None
+        return frozenset(int(s) for s in self.audience.strip(",").split(",") if s)
+
+
+class Notification(models.Model):
+    """The email outbox: created with the event that caused it, sent after commit."""
+
+    class Kind(models.TextChoices):
+        NEW_PHASE = "new_phase", "New phase"
+        REMINDER = "reminder", "Reminder"
+        DIGEST = "digest", "Daily digest"
+        MATCH_STARTED = "match_started", "Match started"
+        MATCH_FINISHED = "match_finished", "Match finished"
+        YOUR_TURN = "your_turn", "Your move"
+        DIRECTOR = "director", "Director alert"
+        START_OVERDUE = "start_overdue", "Match could not start"
+
+    recipient = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                  related_name="notifications")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE,
+                              related_name="notifications")
+    phase = models.ForeignKey(Phase, null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="notifications")
+    payload = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    failed_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["created_at"], name="notification_pending",
+                                condition=Q(sent_at__isnull=True, failed_at__isnull=True))]
+
+
+class DirectorAction(models.Model):
+    """Every admin action on a match, with who and when; ``token`` makes a double submit
+    of the same form apply once."""
+
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE,
+                              related_name="director_actions")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                              on_delete=models.SET_NULL, related_name="+")
+    action = models.CharField(max_length=40)
+    details = models.JSONField(default=dict, blank=True)
+    token = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+
+class SweepHeartbeat(models.Model):
+    """One row: when the deadline sweep last ran (the dead-man switch reads it)."""
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1)
+    last_run_at = models.DateTimeField(null=True, blank=True)
