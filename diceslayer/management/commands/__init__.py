@@ -1,0 +1,1 @@
+"""Dice Slayer management commands (thin wrappers over the pure engine)."""
