@@ -8,7 +8,10 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
+from config.health import healthz
+
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("", include("games.urls")),
