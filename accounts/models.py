@@ -27,3 +27,25 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return f"profile of {self.user}"
+
+
+def new_api_key() -> str:
+    import secrets
+
+    return secrets.token_urlsafe(30)
+
+
+class ApiToken(models.Model):
+    """A per-user key for scripts: ``Authorization: Token <key>`` on the JSON API.
+
+    One token per user; regenerating replaces the key (the old one stops working at once).
+    """
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="api_token")
+    key = models.CharField(max_length=64, unique=True, default=new_api_key)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"API token of {self.user}"

@@ -1,0 +1,24 @@
+"""Admin for profiles and API tokens (the director can look up and reset preferences)."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from accounts.models import ApiToken, Profile
+
+
+@admin.register(Profile)
+class ProfileAdmin(admin.ModelAdmin):
+    list_display = ("user", "timezone", "language", "email_mode", "reminder_hours",
+                    "email_match_events")
+    list_filter = ("language", "email_mode", "email_match_events")
+    search_fields = ("user__username", "user__email")
+    raw_id_fields = ("user",)
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    list_display = ("user", "created_at", "last_used_at")
+    search_fields = ("user__username",)
+    raw_id_fields = ("user",)
+    readonly_fields = ("key", "created_at", "last_used_at")

@@ -1,0 +1,55 @@
+"""Forms of the accounts pages: sign up and the profile (time zone, language, email)."""
+
+from __future__ import annotations
+
+import zoneinfo
+from functools import lru_cache
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
+
+from accounts.models import Profile
+
+MAX_REMINDER_HOURS = 72
+
+
+@lru_cache(maxsize=1)
+def timezone_choices() -> list[tuple[str, str]]:
+    """Every IANA zone name zoneinfo knows, sorted, for a select."""
+    names = sorted(n for n in zoneinfo.available_timezones() if "/" in n or n == "UTC")
+    return [(n, n.replace("_", " ")) for n in names]
+
+
+class SignupForm(UserCreationForm):
+    """Username, email and password (twice), checked by Django's password validators."""
+
+    email = forms.EmailField(required=True, help_text="For phase emails and password resets.")
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username", "email")
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"].strip()
+        if get_user_model().objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError("An account with this email already exists.")
+        return email
+
+
+class ProfileForm(forms.ModelForm):
+    """The preferences a player sets on the profile page."""
+
+    timezone = forms.ChoiceField(choices=timezone_choices, label="Time zone",
+                                 help_text="Deadlines are shown in this time zone.")
+    reminder_hours = forms.IntegerField(
+        min_value=0, max_value=MAX_REMINDER_HOURS, label="Reminder lead time (hours)",
+        help_text="Remind me this many hours before a deadline I have not checked in for "
+                  "(0 = never).")
+
+    class Meta:
+        model = Profile
+        fields = ("timezone", "language", "email_mode", "reminder_hours", "email_match_events")
+        labels = {"language": "Language", "email_mode": "Phase emails",
+                  "email_match_events": "Email me when my matches start and end"}
+        widgets = {"email_mode": forms.RadioSelect}

@@ -1,0 +1,96 @@
+"""Account pages: sign up, the profile (preferences and API token), email unsubscribe.
+
+Log in/out and password reset are Django's own views (accounts/urls.py); this module
+holds only what Django does not ship.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts.forms import ProfileForm, SignupForm
+from accounts.models import ApiToken, Profile, new_api_key
+from games.exceptions import ApplicationError
+
+PROFILE_SAVED = "Your preferences are saved."
+TOKEN_REGENERATED = "A new API token was made; the old one no longer works."
+UNSUBSCRIBED = "You will no longer get these emails. You can change this on your profile."
+
+
+def _safe_next(request: HttpRequest) -> str | None:
+    nxt = request.POST.get("next") or request.GET.get("next")
+    if nxt and url_has_allowed_host_and_scheme(nxt, allowed_hosts={request.get_host()},
+                                               require_https=request.is_secure()):
+        return nxt
+    return None
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """Create an account and log in at once; then back to ``next`` or the lobby."""
+    if request.user.is_authenticated:
+        return redirect("games:lobby")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome, {user.get_username()}!")
+        return redirect(_safe_next(request) or "games:lobby")
+    status = 400 if request.method == "POST" else 200
+    return render(request, "registration/signup.html",
+                  {"form": form, "next": _safe_next(request) or ""}, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile(request: HttpRequest) -> HttpResponse:
+    """Time zone, language, email preferences; the API token for scripts."""
+    prof, _ = Profile.objects.get_or_create(user=request.user)
+    form = ProfileForm(request.POST or None, instance=prof)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, PROFILE_SAVED)
+        return redirect("accounts:profile")
+    token = ApiToken.objects.filter(user=request.user).first()
+    status = 400 if request.method == "POST" else 200
+    return render(request, "accounts/profile.html", {"form": form, "token": token},
+                  status=status)
+
+
+@login_required
+@require_POST
+def api_token_regenerate(request: HttpRequest) -> HttpResponse:
+    """Make (or replace) the user's API token."""
+    token, created = ApiToken.objects.get_or_create(user=request.user)
+    if not created:
+        token.key = new_api_key()
+        token.last_used_at = None
+        token.save(update_fields=["key", "last_used_at"])
+    messages.success(request, TOKEN_REGENERATED)
+    return redirect("accounts:profile")
+
+
+@csrf_exempt  # RFC 8058 one-click: the mail client POSTs without a session or CSRF token.
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """GET: a page with a confirm button (link scanners must not unsubscribe anyone).
+    POST: apply the signed token; works without a session (List-Unsubscribe-Post)."""
+    if request.method == "GET":
+        return render(request, "accounts/unsubscribe.html", {"token": token, "done": False})
+    from games.services.notifications import notification_unsubscribe
+
+    try:
+        notification_unsubscribe(token)
+    except ApplicationError as exc:
+        return render(request, "accounts/unsubscribe.html",
+                      {"token": token, "done": False, "error": exc.message},
+                      status=exc.status if 400 <= exc.status < 500 else 400)
+    return render(request, "accounts/unsubscribe.html",
+                  {"token": token, "done": True, "message": UNSUBSCRIBED})
