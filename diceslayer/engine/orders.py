@@ -149,3 +149,44 @@ def check_order(state: State, seat: int, order: Order, *, pending_ok: bool = Fal
             if any(want[f] > have[f] for f in want):
                 raise IllegalOrder(E.MSG_CANCEL_ABSENT.format(faces=list(order.cancel)),
                                    code=E.CODE_BAD_CANCEL, field="cancel")
+
+
+def legal_orders(state: State, seat: int) -> list[Order]:
+    """Every distinct order ``seat`` may play now (without ``cancel`` choices)."""
+    if state.over or seat != state.to_move or state.pending is not None:
+        return []
+    me = state.players[seat]
+    out: list[Order] = [Pick(f) for f in sorted(set(me.plate))]
+    if not state.variant.is_solo:
+        opp = state.players[1 - seat]
+        out += [Pick(f, Source.OPPONENT) for f in sorted(set(opp.plate))]
+    if state.variant is Variant.SOLO_WILD and me.wild > 0:
+        out += [Wild(f) for f in range(1, 7)]
+    if state.variant is Variant.VERSUS2 and state.bomb in (None, seat):
+        out += [Bomb(f) for f in sorted(set(me.plate))]
+    return out
+
+
+def default_order(state: State, seat: int) -> Order | None:
+    """The stated default move of rules §5 for a seat whose time ran out.
+
+    The pick from your own field, then the opponent's, that removes the most dice now,
+    ties to the lowest face (and to your own field on an equal face); never a wild die
+    or the bomb; grace cancels take the lowest faces (``cancel`` left out); if no pick
+    removes anything, the lowest face of your own field (of the opponent's when yours is
+    empty). ``None`` when the seat has nothing to do.
+    """
+    if state.over or seat != state.to_move:
+        return None
+    me = state.players[seat]
+    picks = [p for p in legal_orders(state, seat) if isinstance(p, Pick)]
+    if not picks:
+        return None
+    scored = [(removal_count(me.plate, me.stock, p.face, p.source is Source.OWN), p)
+              for p in picks]
+    best = max(n for n, _ in scored)
+    if best > 0:
+        ties = [p for n, p in scored if n == best]
+        return min(ties, key=lambda p: (p.face, p.source is not Source.OWN))
+    own = [p for p in picks if p.source is Source.OWN]
+    return min(own or picks, key=lambda p: p.face)

@@ -1,0 +1,333 @@
+"""The Dice Slayer bot: expectimax two rolls ahead (solo), a one-turn lookahead (versus).
+
+Solo and solo with wild dice: the tree is *choice now → roll-in → choice → roll-in →
+leaf*. Chance nodes enumerate the distinct outcomes of the 2 (or 3) dice with their
+probabilities (21 or 56), so the bot looks two rolls ahead exactly, not by sampling.
+The leaf (a position at the moment of choice) is valued by its best immediate pick plus a
+survival term that falls with the plate size and is 0 once the round would end the game.
+Plates are packed in an int (4 bits per face) so a decision stays far below 50 ms; chance
+values are memoised per (plate, last two stock dice), the only stock dice that matter.
+
+Versus: the bot scores each legal move of this turn from the public position: points,
+dice it sends to the opponent (attacks, set and 100 transfers), the size of its own field
+after its turn and the roll-in it will get, and never loses by overflow when a move avoids
+it. The bomb is kept for emergencies.
+
+Everything is deterministic (no randomness is needed): same position, same move.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations_with_replacement
+from typing import Any
+
+from diceslayer.engine.orders import legal_orders, order_to_json, removal_count
+from diceslayer.engine.rules.patterns import pattern_of, targets_of
+from diceslayer.engine.rules.resolve import roll_in_count
+from diceslayer.engine.state import (
+    CLEAR_BONUS, SOLO_OVER_AT, VERSUS_LOSS_AT, Bomb, Order, Pick, Source, State, Variant, Wild,
+)
+
+# ---------------------------------------------------------------- solo: packed positions
+# A plate is an int: 4 bits per face, face f at bits 4f..4f+3 (f = 1..6).
+
+NEG = float("-inf")
+ALIVE = 45.0        # value of still playing with an empty plate
+SIZE_LIN = 1.5      # survival value lost per die on the plate …
+SIZE_SQ = 0.55      # … and per squared die
+WILD_VALUE = 18.0   # a wild die in hand, at the leaf
+
+
+def _pack(faces: Any) -> int:
+    code = 0
+    for f in faces:
+        code += 1 << (4 * f)
+    return code
+
+
+def _roll_outcomes(n: int) -> list[tuple[int, float]]:
+    """The distinct results of ``n`` dice as (packed delta, probability)."""
+    out = []
+    total = 6 ** n
+    for combo in combinations_with_replacement(range(1, 7), n):
+        perms = 1
+        # multinomial count of orderings of this multiset
+        fact = [1, 1, 2, 6]
+        perms = fact[n]
+        for k in Counter(combo).values():
+            perms //= fact[k]
+        out.append((_pack(combo), perms / total))
+    return out
+
+
+ROLLS = {n: _roll_outcomes(n) for n in (1, 2, 3)}
+
+
+def _next_table() -> dict[tuple[int, ...], list[tuple[tuple[int, ...], tuple[int, ...]]]]:
+    """For the last ≤2 stock dice and a face: (new last two, faces the full stock removes)."""
+    table: dict[tuple[int, ...], list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+    keys: list[tuple[int, ...]] = [()] + [(a,) for a in range(1, 7)] + \
+        [(a, b) for a in range(1, 7) for b in range(1, 7)]
+    for s2 in keys:
+        row = [((), ())]
+        for f in range(1, 7):
+            full = s2 + (f,)
+            row.append((full[-2:], targets_of(full) if len(full) == 3 else ()))
+        table[s2] = row
+    return table
+
+
+NEXT = _next_table()
+
+
+class _Solo:
+    """One search context (limit and memo tables); memo survives across decisions."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.leaf_memo: dict[tuple[int, tuple[int, ...]], float] = {}
+        self.chance_memo: dict[tuple[int, tuple[int, ...], int], float] = {}
+
+    def trim(self) -> None:
+        if len(self.leaf_memo) > 400_000:
+            self.leaf_memo.clear()
+        if len(self.chance_memo) > 400_000:
+            self.chance_memo.clear()
+
+    @staticmethod
+    def step(plate: int, size: int, s2: tuple[int, ...], f: int,
+             own: bool) -> tuple[int, int, tuple[int, ...], int]:
+        if own:
+            plate -= 1 << (4 * f)
+            size -= 1
+        new_s2, targets = NEXT[s2][f]
+        n = 0
+        for t in targets:
+            k = (plate >> (4 * t)) & 15
+            if k:
+                n += k
+                plate -= k << (4 * t)
+        size -= n
+        gain = n * n + (CLEAR_BONUS if n and size == 0 else 0)
+        return plate, size, new_s2, gain
+
+    def survival(self, size: int) -> float:
+        if size >= self.limit:
+            return 0.0
+        return ALIVE - SIZE_LIN * size - SIZE_SQ * size * size
+
+    def leaf(self, plate: int, size: int, s2: tuple[int, ...]) -> float:
+        key = (plate, s2)
+        v = self.leaf_memo.get(key)
+        if v is not None:
+            return v
+        best = NEG
+        row = NEXT[s2]
+        for f in range(1, 7):
+            if not (plate >> (4 * f)) & 15:
+                continue
+            p = plate - (1 << (4 * f))
+            sz = size - 1
+            n = 0
+            for t in row[f][1]:
+                k = (p >> (4 * t)) & 15
+                n += k
+            sz -= n
+            gain = n * n + (CLEAR_BONUS if n and sz == 0 else 0)
+            val = gain + self.survival(sz)
+            if val > best:
+                best = val
+        self.leaf_memo[key] = best
+        return best
+
+    def chance(self, plate: int, size: int, s2: tuple[int, ...], depth: int) -> float:
+        """Value after a pick, before the roll-in (the game-over check comes first)."""
+        if size >= self.limit:
+            return 0.0
+        key = (plate, s2, depth)
+        v = self.chance_memo.get(key)
+        if v is not None:
+            return v
+        n = 3 if size == 0 else 2
+        total = 0.0
+        if depth == 0:
+            for delta, p in ROLLS[n]:
+                total += p * self.leaf(plate + delta, size + n, s2)
+        else:
+            for delta, p in ROLLS[n]:
+                total += p * self.decide(plate + delta, size + n, s2, depth)[0]
+        self.chance_memo[key] = total
+        return total
+
+    def decide(self, plate: int, size: int, s2: tuple[int, ...],
+               depth: int) -> tuple[float, int]:
+        """Best (value, face) of picking from the plate; ``depth`` rolls still to look at."""
+        best, best_f = NEG, 0
+        for f in range(1, 7):
+            if not (plate >> (4 * f)) & 15:
+                continue
+            p2, sz2, s2n, gain = self.step(plate, size, s2, f, True)
+            val = gain + self.chance(p2, sz2, s2n, depth - 1)
+            if val > best:
+                best, best_f = val, f
+        return best, best_f
+
+
+_CONTEXTS: dict[int, _Solo] = {}
+
+
+def _context(limit: int) -> _Solo:
+    ctx = _CONTEXTS.get(limit)
+    if ctx is None:
+        ctx = _CONTEXTS[limit] = _Solo(limit)
+    ctx.trim()
+    return ctx
+
+
+def solo_choices(state: State, depth: int = 2) -> list[tuple[float, Order, int]]:
+    """Every solo choice with its expectimax value and immediate points, best first."""
+    me = state.players[state.to_move]
+    ctx = _context(SOLO_OVER_AT[state.variant])
+    plate = _pack(me.plate)
+    size = len(me.plate)
+    s2 = tuple(me.stock[-2:])
+    out: list[tuple[float, Order, int]] = []
+    for f in sorted(set(me.plate)):
+        p2, sz2, s2n, gain = ctx.step(plate, size, s2, f, True)
+        val = gain + ctx.chance(p2, sz2, s2n, depth - 1) + WILD_VALUE * me.wild
+        out.append((val, Pick(f), gain))
+    if state.variant is Variant.SOLO_WILD and me.wild > 0:
+        for f in range(1, 7):
+            p2, sz2, s2n, gain = ctx.step(plate, size, s2, f, False)
+            val = gain + ctx.chance(p2, sz2, s2n, depth - 1) + WILD_VALUE * (me.wild - 1)
+            out.append((val, Wild(f), gain))
+    out.sort(key=lambda e: (-e[0], isinstance(e[1], Wild), e[1].face))
+    return out
+
+
+# ---------------------------------------------------------------- versus: one-turn lookahead
+
+def _versus_value(state: State, seat: int, order: Order) -> tuple[float, str]:
+    me, opp = state.players[seat], state.players[1 - seat]
+    plate = list(me.plate)
+    opp_plate = list(opp.plate)
+    if isinstance(order, Bomb):
+        left = [f for f in plate if f != order.face]
+        removed = len(plate) - len(left)
+        # The bomb is kept for emergencies: worth using only when the field is crowded.
+        value = -30.0 + 4.0 * removed - _field_penalty(state, len(left))
+        if len(plate) >= 8:
+            value += 25.0
+        return value, f"the bomb clears {removed} {order.face}s from a crowded field"
+    assert isinstance(order, Pick)
+    if order.source is Source.OWN:
+        plate.remove(order.face)
+    else:
+        opp_plate.remove(order.face)
+    stock = (me.stock + (order.face,))[-3:]
+    kind = pattern_of(stock)
+    targets = targets_of(stock)
+    removed = [f for f in plate if f in targets]
+    plate = [f for f in plate if f not in targets]
+    n = len(removed)
+    points = n * n
+    sent = 0.0
+    why = f"no pattern; keeps the field small" if kind is None else ""
+    if state.variant is Variant.VERSUS2:
+        if n and not plate:
+            points += CLEAR_BONUS
+        sent += max(n - 1, 0)
+        if kind == "set":
+            sent += 3
+        if (me.score + points) // 100 > me.score // 100:
+            sent += len(plate)
+            plate = []
+        size = len(plate)
+        if size >= VERSUS_LOSS_AT:
+            return -1000.0 + points, "every move overflows"
+        value = points + 2.5 * sent - _field_penalty(state, size) \
+            + 0.8 * (len(opp_plate) + sent) + (1.0 if order.source is Source.OPPONENT else 0)
+        if state.target is not None and me.score + points >= state.target:
+            value += 10_000
+    else:
+        g = len(me.grace)
+        grace_fall = 0
+        if n == 0:
+            grace_fall = g
+        else:
+            sent = (n - 1) if g == 0 else max(n - g, 0)
+        size = len(plate) + grace_fall
+        if size >= VERSUS_LOSS_AT:
+            return -1000.0 + points, "every move overflows"
+        value = points + 2.0 * sent + 1.5 * min(n, g) - 0.6 * size * size / 4 \
+            - 2.0 * grace_fall + 0.3 * len(opp.grace)
+        if me.score + points >= (state.target or 100):
+            value += 10_000
+    if kind is not None and n:
+        why = f"a {kind} removes {n} dice for {points} points"
+        if sent:
+            why += f" and sends about {int(sent)} dice to the opponent"
+    elif kind is not None:
+        why = f"a {kind} that removes nothing" + (" but moves the set to the opponent"
+                                                   if state.variant is Variant.VERSUS2
+                                                   and kind == "set" else "")
+    return value, why
+
+
+def _field_penalty(state: State, size: int) -> float:
+    nxt = roll_in_count(state.variant, size) if state.variant is Variant.VERSUS2 else 0
+    after = size + nxt
+    return 0.5 * size * size + (30.0 if after >= VERSUS_LOSS_AT else 0.0)
+
+
+# ---------------------------------------------------------------- public
+
+def _choose(state: State, seat: int) -> tuple[Order, str] | None:
+    if state.over or seat != state.to_move or seat >= len(state.players):
+        return None
+    if state.variant.is_solo:
+        ranked = solo_choices(state)
+        if not ranked:
+            return None
+        val, order, gain = ranked[0]
+        what = f"spend a wild die as a {order.face}" if isinstance(order, Wild) \
+            else f"pick a {order.face}"
+        if gain:
+            why = (f"{what}: it scores {gain} points now, and it has the best expected value "
+                   f"over the next two roll-ins ({val:.1f}).")
+        else:
+            why = (f"{what}: nothing scores now; this keeps the best expected value over the "
+                   f"next two roll-ins ({val:.1f}).")
+        return order, why[0].upper() + why[1:]
+    scored = []
+    for order in legal_orders(state, seat):
+        value, why = _versus_value(state, seat, order)
+        key = (-value, isinstance(order, Bomb), order.face,
+               getattr(order, "source", Source.OWN) is not Source.OWN)
+        scored.append((key, order, why))
+    if not scored:
+        return None
+    scored.sort(key=lambda e: e[0])
+    _, order, why = scored[0]
+    if isinstance(order, Bomb):
+        return order, f"Use the bomb on {order.face}: {why}."
+    src = " from the opponent's field" if order.source is Source.OPPONENT else ""
+    return order, f"Pick a {order.face}{src}: {why}."
+
+
+def bot_order(state: State, seat: int) -> dict[str, Any] | None:
+    """The bot's order JSON for ``seat``, or ``None`` when it is not that seat's turn."""
+    chosen = _choose(state, seat)
+    return None if chosen is None else order_to_json(chosen[0])
+
+
+def hint(state: State, seat: int) -> dict[str, Any] | None:
+    """Advice for a player: ``{"order": {...}, "why": "…"}`` (``None`` out of turn)."""
+    chosen = _choose(state, seat)
+    if chosen is None:
+        return None
+    return {"order": order_to_json(chosen[0]), "why": chosen[1]}
+
+
+__all__ = ["bot_order", "hint", "solo_choices", "removal_count"]
