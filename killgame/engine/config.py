@@ -1,0 +1,190 @@
+"""Match configuration (§3): the schema with every key and default, and validation.
+
+:func:`validate_config` returns a complete plain dict (defaults filled in) or raises
+:class:`games.rules.InvalidConfig`. Fixed rule constants are listed too (the "no" rows of §3)
+so scenarios and tests may vary them, but the admin form marks them as rule constants.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any, Mapping
+
+from games.rules import ConfigField, InvalidConfig
+
+from . import catalogue as cat
+
+_I = "int"
+_B = "bool"
+_FIXED = "Fixed rule constant (§3)."
+
+SCHEMA: tuple[ConfigField, ...] = (
+    ConfigField("mode", "choice", "ffa", "Mode", choices=(("ffa", "Free-For-All"),
+                ("teams", "Teams"), ("districts", "Districts"))),
+    ConfigField("team_count", _I, 2, "Teams", min=2, max=50),
+    ConfigField("min_players", _I, 6, "Minimum players", min=2, max=100),
+    ConfigField("max_players", _I, 30, "Maximum players", min=2, max=100),
+    ConfigField("map", "choice", "classic", "Map", choices=(("classic", "Classic"),
+                ("inferno", "Inferno"))),
+    ConfigField("max_energy", _I, 25, "Energy (start and cap)", _FIXED, min=1, max=1000),
+    ConfigField("budget", _I, 1000, "Initial coins", min=0, max=1_000_000),
+    ConfigField("timezone", "str", "Europe/Rome", "Time zone"),
+    ConfigField("tactical_opens_at", "str", "13:00", "Tactical phase opens at (HH:MM)"),
+    ConfigField("action_opens_at", "str", "21:30", "Action phase opens at (HH:MM)"),
+    ConfigField("check_enabled", _B, False, "CHECK mode"),
+    ConfigField("check_phase_max_hours", _I, 24, "CHECK phase max hours", _FIXED, min=1, max=240),
+    ConfigField("k_rations_enabled", _B, True, "K-rations"),
+    ConfigField("k_rations_free", _I, 5, "Free K-rations", _FIXED, min=0, max=100),
+    ConfigField("k_rations_central_gain", _I, 3, "K-rations gained in the central zone", _FIXED,
+                min=0, max=100),
+    ConfigField("starvation_damage", _I, 2, "Starvation damage", _FIXED, min=0, max=100),
+    ConfigField("central_expulsion_damage", _I, 5, "Central-zone expulsion damage", _FIXED,
+                min=0, max=100),
+    ConfigField("closed_zone_damage", _I, 10, "Closed-zone damage", min=0, max=100),
+    ConfigField("weapons", "json", cat.DEFAULT_WEAPONS, "Weapon damage and shots (§7.1, §7.2)"),
+    ConfigField("crossbow_poison_damage", _I, 2, "Crossbow poison damage", min=0, max=100),
+    ConfigField("crossbow_poison_turns", _I, 2, "Crossbow poison turns", min=0, max=100),
+    ConfigField("grenade_damage", _I, 7, "Grenade damage", min=0, max=100),
+    ConfigField("c4_damage", _I, 9, "C4 damage", min=0, max=100),
+    ConfigField("explosives_cap_per_zone", _I, 2, "Effective explosives per zone", _FIXED,
+                min=0, max=100),
+    ConfigField("smoke_duration", _I, 2, "Smoke duration (turns)", min=1, max=100),
+    ConfigField("gas_damage", _I, 3, "Gas damage per turn", min=0, max=100),
+    ConfigField("gas_duration", _I, 2, "Gas duration (turns)", min=1, max=100),
+    ConfigField("monster_count", _I, 2, "Monsters", min=0, max=100),
+    ConfigField("monster_damage_min", _I, 6, "Monster damage min", _FIXED, min=1, max=100),
+    ConfigField("monster_damage_max", _I, 8, "Monster damage max", _FIXED, min=1, max=100),
+    ConfigField("monster_spawn_stop_at_living", _I, 4, "No new monsters at or below", _FIXED,
+                min=0, max=100),
+    ConfigField("double_damage_threshold", _I, 3, "Double damage at living players ≤", min=0,
+                max=100),
+    ConfigField("medkit_heal_pct", _I, 40, "Medkit heal % of lost energy", _FIXED, min=0, max=100),
+    ConfigField("approval_threshold", _I, 3, "Approval threshold", _FIXED, min=1, max=100),
+    ConfigField("shout_approval", _I, 2, "Shout approval", _FIXED, min=0, max=100),
+    ConfigField("persuasion_start", _I, 40, "Starting persuasion", _FIXED, min=0, max=100),
+    ConfigField("persuasion_shout_decrease", _I, 50, "Persuasion lost per shout", min=0, max=100),
+    ConfigField("persuasion_rest_increase", _I, 20, "Persuasion gained per quiet turn", _FIXED,
+                min=0, max=100),
+    ConfigField("market_regime_weights", "json", [8, 17, 50, 25],
+                "Market regime weights (discounted, unchanged, raised, crazy)", _FIXED),
+    ConfigField("sell_pct", _I, 70, "Sale price % of base", _FIXED, min=0, max=100),
+    ConfigField("market_purchase_limit", _I, 2, "Purchases per Tactical phase", min=0, max=100),
+    ConfigField("prices", "json", cat.DEFAULT_PRICES, "Base prices (§7.5)"),
+    ConfigField("rewards", "json", cat.DEFAULT_REWARDS, "Reward table (§15.4)"),
+    ConfigField("punishments", "json", cat.DEFAULT_PUNISHMENTS, "Punishment table (§15.4)"),
+    ConfigField("max_turns", _I, 0, "Last turn (0 = off)", min=0, max=10_000),
+)
+DEFAULTS: dict[str, Any] = {f.key: f.default for f in SCHEMA}
+_BY_KEY = {f.key: f for f in SCHEMA}
+_HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
+
+
+def _bad(key: str, why: str) -> InvalidConfig:
+    return InvalidConfig(f"{key}: {why}", code="INVALID_CONFIG", field=key)
+
+
+def _check_weapons(raw: Any) -> dict[str, dict[str, int]]:
+    if not isinstance(raw, Mapping):
+        raise _bad("weapons", "must be an object")
+    out = copy.deepcopy(cat.DEFAULT_WEAPONS)
+    for w, spec in raw.items():
+        if w not in out or not isinstance(spec, Mapping):
+            raise _bad("weapons", f"unknown weapon {w!r}")
+        for k, v in spec.items():
+            if k not in ("damage", "shots") or type(v) is not int or v < 0 or v > 100:
+                raise _bad("weapons", f"bad {k!r} for {w!r}")
+            out[w][k] = v
+        if w != "flamethrower" and out[w]["shots"] < 1:
+            raise _bad("weapons", f"{w!r} needs at least one shot")
+    return out
+
+
+def _check_prices(raw: Any) -> dict[str, int]:
+    if not isinstance(raw, Mapping):
+        raise _bad("prices", "must be an object")
+    out = dict(cat.DEFAULT_PRICES)
+    for k, v in raw.items():
+        if k not in out or type(v) is not int or v < 0:
+            raise _bad("prices", f"bad price for {k!r}")
+        out[k] = v
+    return out
+
+
+def _check_rewards(raw: Any) -> list[list[Any]]:
+    if not isinstance(raw, list) or not raw:
+        raise _bad("rewards", "must be a non-empty list")
+    out = []
+    for row in raw:
+        if (not isinstance(row, (list, tuple)) or len(row) != 3 or not isinstance(row[0], str)
+                or not isinstance(row[1], Mapping) or type(row[2]) is not int or row[2] < 0):
+            raise _bad("rewards", "rows are [label, {item: count}, weight]")
+        for item, n in row[1].items():
+            if item not in cat.STACKABLE or type(n) is not int or n < 1:
+                raise _bad("rewards", f"bad reward item {item!r}")
+        out.append([row[0], dict(row[1]), row[2]])
+    return out
+
+
+def _check_punishments(raw: Any) -> list[list[int]]:
+    if not isinstance(raw, list) or not raw:
+        raise _bad("punishments", "must be a non-empty list")
+    out = []
+    for row in raw:
+        if (not isinstance(row, (list, tuple)) or len(row) != 2
+                or any(type(x) is not int or x < 0 for x in row)):
+            raise _bad("punishments", "rows are [energy lost, weight]")
+        out.append([row[0], row[1]])
+    if sum(r[1] for r in out) <= 0:
+        raise _bad("punishments", "weights must not all be zero")
+    return out
+
+
+def validate_config(config: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Return the full config with defaults filled in, or raise InvalidConfig."""
+    config = dict(config or {})
+    unknown = sorted(set(config) - set(DEFAULTS))
+    if unknown:
+        raise _bad(unknown[0], "unknown setting")
+    out: dict[str, Any] = {}
+    for f in SCHEMA:
+        v = config.get(f.key, copy.deepcopy(f.default))
+        if f.type == _I:
+            if type(v) is not int:
+                raise _bad(f.key, "must be a whole number")
+            if (f.min is not None and v < f.min) or (f.max is not None and v > f.max):
+                raise _bad(f.key, f"must be between {f.min} and {f.max}")
+        elif f.type == _B:
+            if type(v) is not bool:
+                raise _bad(f.key, "must be true or false")
+        elif f.type == "choice":
+            if v not in {c for c, _ in f.choices}:
+                raise _bad(f.key, "not one of the choices")
+        elif f.type == "str":
+            if not isinstance(v, str) or not v:
+                raise _bad(f.key, "must be a text")
+        out[f.key] = v
+    for key in ("tactical_opens_at", "action_opens_at"):
+        if not _HHMM.match(out[key]):
+            raise _bad(key, "must be HH:MM")
+    out["weapons"] = _check_weapons(out["weapons"])
+    out["prices"] = _check_prices(out["prices"])
+    out["rewards"] = _check_rewards(out["rewards"])
+    out["punishments"] = _check_punishments(out["punishments"])
+    w = out["market_regime_weights"]
+    if (not isinstance(w, list) or len(w) != 4 or any(type(x) is not int or x < 0 for x in w)
+            or sum(w) <= 0):
+        raise _bad("market_regime_weights", "four non-negative whole numbers")
+    out["market_regime_weights"] = list(w)
+    if out["min_players"] > out["max_players"]:
+        raise _bad("min_players", "must not exceed max_players")
+    if out["mode"] == "teams" and out["min_players"] < 2 * out["team_count"]:
+        raise _bad("min_players", "in teams mode it must be at least 2 × team_count")
+    if out["monster_damage_min"] > out["monster_damage_max"]:
+        raise _bad("monster_damage_min", "must not exceed monster_damage_max")
+    return out
+
+
+def config_schema() -> tuple[ConfigField, ...]:
+    """Every §3 setting with its default."""
+    return SCHEMA
