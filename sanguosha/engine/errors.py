@@ -1,0 +1,26 @@
+"""Errors the Sanguosha engine raises on purpose (STYLE.md §16), with greppable messages."""
+
+from __future__ import annotations
+
+from games.rules import IllegalOrder, InvalidConfig, InvalidOrder, RulesError
+
+EngineError = RulesError
+
+NOT_AWAITED = "You are not asked anything now."
+STALE = "This ask has already closed (stale order)."
+GAME_OVER = "The game is over."
+ONE_KILL = "Only one Kill per Play phase (one Kill per Play phase)."
+EMPTY_CITY = "Empty City: Zhuge Liang has no hand cards and cannot be targeted by a Kill or a Duel."
+HUMILITY = "Humility: Lu Xun cannot be targeted by Snatch or Indulgence."
+NOT_YOURS = "You do not hold that card."
+OUT_OF_RANGE = "That target is out of range."
+
+
+class ScenarioNeedsRandom(RulesError):
+    """The scenario runner needed a reshuffle (randomness it may not use)."""
+
+    code = "NEEDS_RANDOM"
+
+
+__all__ = ["EngineError", "IllegalOrder", "InvalidConfig", "InvalidOrder", "RulesError",
+           "ScenarioNeedsRandom"]
