@@ -1,0 +1,136 @@
+"""One function per notification kind: build the email for an outbox row (STYLE.md §10).
+
+Templates come in triples, ``templates/emails/<kind>-subject.txt``, ``-body.txt`` and
+``-body.html``. Every email carries a signed one-click unsubscribe link (``games.lib.
+unsubscribe``) in the body and in ``List-Unsubscribe`` / ``List-Unsubscribe-Post``
+headers (RFC 8058). Diary lines come from ``selectors.diary_for_seat`` — the reader's own
+rows only — in the reader's language, and times in the reader's time zone.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import NoReverseMatch, reverse
+from django.utils import translation
+
+from games import selectors
+from games.lib.dates import format_local
+from games.models import Match, Notification, Phase
+from games.services.notifications import profile_for, unsubscribe_url
+
+K = Notification.Kind
+
+
+def match_url(match: Match | None) -> str:
+    if match is None:
+        return settings.SITE_URL + "/"
+    try:
+        return settings.SITE_URL + reverse("games:match-detail", args=[match.pk])
+    except NoReverseMatch:
+        return f"{settings.SITE_URL}/matches/{match.pk}/"
+
+
+def _lines(match: Match, seat: int | None, from_seq: int, to_seq: int, lang: str) -> list[str]:
+    if to_seq < from_seq:
+        return []
+    return [line.text for line in selectors.diary_for_seat(
+        match, seat, since_seq=from_seq - 1, until_seq=to_seq, lang=lang)]
+
+
+def _phase_context(n: Notification, zone: str) -> dict[str, Any]:
+    phase = n.phase
+    if phase is None and n.payload.get("phase_id"):
+        phase = Phase.objects.filter(pk=n.payload["phase_id"]).first()
+    if phase is None:
+        return {"phase": None, "deadline": "no deadline"}
+    return {"phase": phase, "deadline": format_local(phase.deadline_at, zone),
+            "default_text": phase.default_text}
+
+
+def ctx_new_phase(n: Notification, zone: str, lang: str) -> dict[str, Any]:
+    p = n.payload
+    return {**_phase_context(n, zone),
+            "lines": _lines(n.match, p.get("seat"), p.get("from_seq", 1), p.get("to_seq", 0), lang)}
+
+
+def ctx_reminder(n: Notification, zone: str, lang: str) -> dict[str, Any]:
+    return _phase_context(n, zone)
+
+
+def ctx_match_started(n: Notification, zone: str, lang: str) -> dict[str, Any]:
+    return _phase_context(n, zone)
+
+
+def ctx_match_finished(n: Notification, zone: str, lang: str) -> dict[str, Any]:
+    p = n.payload
+    seat = selectors.seat_for_user(n.match, n.recipient) if n.match else None
+    number = seat.number if seat else None
+    outcome = (n.match.outcome or {}) if n.match else {}
+    return {"summary": outcome.get("summary", ""),
+            "won": number is not None and number in outcome.get("winners", []),
+            "lines": _lines(n.match, number, p.get("from_seq", 1), p.get("to_seq", 0), lang)}
+
+
+def ctx_digest(n: Notification, zone: str, lang: str) -> dict[str, Any]:
+    sections = []
+    for section in n.payload.get("sections", []):
+        match = Match.objects.filter(pk=section["match_id"]).first()
+        if match is None:
+            continue
+        sections.append({"match": match, "url": match_url(match),
+                         "lines": _lines(match, section["seat"], section["from_seq"],
+                                         section["to_seq"], lang),
+                         "deadline": format_local(getattr(selectors.current_phase(match),
+                                                          "deadline_at", None), zone)})
+    return {"sections": sections}
+
+
+def ctx_director(n: Notification, zone: str, lang: str) -> dict[str, Any]:
+    admin_url = settings.SITE_URL + "/admin/games/match/"
+    if n.match is not None:
+        admin_url += f"{n.match.pk}/change/"
+    return {"subject": n.payload.get("subject", ""), "message": n.payload.get("message", ""),
+            "admin_url": admin_url}
+
+
+def ctx_start_overdue(n: Notification, zone: str, lang: str) -> dict[str, Any]:
+    return {"message": n.payload.get("message", "")}
+
+
+BUILDERS: dict[str, Callable[[Notification, str, str], dict[str, Any]]] = {
+    K.NEW_PHASE: ctx_new_phase,
+    K.YOUR_TURN: ctx_new_phase,
+    K.REMINDER: ctx_reminder,
+    K.DIGEST: ctx_digest,
+    K.MATCH_STARTED: ctx_match_started,
+    K.MATCH_FINISHED: ctx_match_finished,
+    K.DIRECTOR: ctx_director,
+    K.START_OVERDUE: ctx_start_overdue,
+}
+
+
+def build(n: Notification) -> EmailMultiAlternatives:
+    """The email for outbox row ``n``, rendered in the reader's language and zone."""
+    user = n.recipient
+    profile = profile_for(user)
+    zone, lang = profile.timezone, profile.language
+    link = unsubscribe_url(user, n.kind)
+    with translation.override(lang):
+        context = {"user": user, "notification": n, "match": n.match,
+                   "match_url": match_url(n.match), "unsubscribe_url": link,
+                   "site_name": settings.SITE_NAME, "site_url": settings.SITE_URL,
+                   **BUILDERS[n.kind](n, zone, lang)}
+        subject = " ".join(render_to_string(f"emails/{n.kind}-subject.txt", context).split())
+        text = render_to_string(f"emails/{n.kind}-body.txt", context)
+        html = render_to_string(f"emails/{n.kind}-body.html", context)
+    message = EmailMultiAlternatives(
+        subject=subject, body=text, from_email=settings.DEFAULT_FROM_EMAIL, to=[user.email],
+        headers={"List-Unsubscribe": f"<{link}>",
+                 "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+                 "X-PBW-Notification": str(n.pk)})
+    message.attach_alternative(html, "text/html")
+    return message

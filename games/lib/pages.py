@@ -1,0 +1,275 @@
+"""What the generic pages and the JSON API need beyond the selectors: who may look at a
+match, the lobby lists with "your move" markers in a fixed number of queries, the match
+page context (built only from the player view and the seat's diary rows), and turning a
+posted order form into an order payload through the game's registry hooks.
+
+Game pages plug in through ``games.registry.register(engine, **extras)``:
+
+- ``board_template``: a template rendered with ``view`` (the player view dict), ``match``,
+  ``seat`` and ``phase``;
+- ``order_form_template``: the order form's inner fields (the framework wraps it in the
+  ``<form>`` with the CSRF token, ``phase_id`` and ``version``);
+- ``order_from_post(querydict) -> dict``: the order payload from that no-JS form; raise
+  ``ValueError`` / ``django.forms.ValidationError`` / ``ApplicationError`` with a message
+  for bad input.
+
+See docs/pages.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django import forms
+from django.db.models import Count, Q
+from django.http import HttpRequest, QueryDict
+from django.urls import reverse
+
+from games import registry, selectors
+from games.exceptions import ApplicationError
+from games.forms import OrderForm
+from games.models import CheckIn, Match, Phase, Seat
+from games.services.seats import seat_is_checked_in
+
+GENERIC_BOARD = "games/fragments/board_generic.html"
+GENERIC_ORDER_FORM = "games/fragments/order_form_generic.html"
+LIVE_STATUSES = (Match.Status.RUNNING, Match.Status.PAUSED)
+HISTORY_LIMIT = 100
+
+
+class OrderFormInvalid(Exception):
+    """The posted order form could not be turned into a payload."""
+
+    def __init__(self, message: str, form: Any = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.form = form
+
+
+# --- access ----------------------------------------------------------------------------
+
+def seat_of(match: Match, user: Any) -> Seat | None:
+    """The user's live seat in ``match`` (memoised on the match object for the request)."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    cache = match.__dict__.setdefault("_seat_cache", {})
+    if user.pk not in cache:
+        cache[user.pk] = (Seat.objects.filter(match=match, user=user, removed_at__isnull=True)
+                          .first())
+    return cache[user.pk]
+
+
+def can_view(match: Match, user: Any) -> bool:
+    """Public matches: every logged-in user; private ones: their players and staff."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if user.is_staff or not match.is_private:
+        return True
+    return seat_of(match, user) is not None
+
+
+def game_or_none(slug: str) -> registry.GameEntry | None:
+    try:
+        return registry.get_game(slug)
+    except registry.UnknownGame:
+        return None
+
+
+def has_custom_order_form(slug: str) -> bool:
+    game = game_or_none(slug)
+    return bool(game and game.extras.get("order_from_post"))
+
+
+# --- lobby -----------------------------------------------------------------------------
+
+def lobby_matches(*, user: Any, game: str | None, status: str) -> list[Match]:
+    """Public matches for the lobby, with ``players`` counted and ``joined`` for the user,
+    in one query whatever the number of players."""
+    qs = Match.objects.filter(is_private=False)
+    if status != "all":
+        qs = qs.filter(status=status)
+    if game:
+        qs = qs.filter(game=game)
+    qs = qs.annotate(players=Count("seats", filter=Q(seats__removed_at__isnull=True)))
+    if getattr(user, "is_authenticated", False):
+        qs = qs.annotate(joined=Count("seats", filter=Q(seats__user=user,
+                                                       seats__removed_at__isnull=True)))
+    matches = list(qs.order_by("-created_at")[:100])
+    for m in matches:
+        m.game_name = _game_name(m.game)
+    return matches
+
+
+@dataclass
+class MyMatch:
+    """One of the user's matches as the lobby and the API list it."""
+
+    match: Match
+    seat: Seat
+    phase: Phase | None = None
+    checked_in: bool = False
+    awaited: bool = False
+    game_name: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def your_move(self) -> bool:
+        return (self.match.status == Match.Status.RUNNING and self.phase is not None
+                and self.awaited and not self.checked_in)
+
+
+def my_matches(user: Any, *, include_finished: bool = True) -> list[MyMatch]:
+    """The user's seats with their match, open phase and check-in, in three queries."""
+    seats = list(Seat.objects.filter(user=user, removed_at__isnull=True)
+                 .select_related("match").order_by("-match__created_at"))
+    if not include_finished:
+        seats = [s for s in seats if s.match.status != Match.Status.FINISHED]
+    match_ids = [s.match_id for s in seats]
+    phases: dict[int, Phase] = {}
+    for ph in (Phase.objects.filter(match_id__in=match_ids, closed_at__isnull=True)
+               .order_by("match_id", "number")):
+        phases[ph.match_id] = ph  # the latest open one wins
+    done = set(CheckIn.objects.filter(seat__in=[s.pk for s in seats],
+                                      phase__in=[p.pk for p in phases.values()])
+               .values_list("phase_id", "seat_id"))
+    out = []
+    for s in seats:
+        ph = phases.get(s.match_id)
+        awaited = bool(ph and s.number is not None and s.number in (ph.awaited or []))
+        out.append(MyMatch(match=s.match, seat=s, phase=ph, awaited=awaited,
+                           checked_in=bool(ph and (ph.pk, s.pk) in done),
+                           game_name=_game_name(s.match.game)))
+    return out
+
+
+def _game_name(slug: str) -> str:
+    game = game_or_none(slug)
+    return game.name if game else slug
+
+
+# --- the match page --------------------------------------------------------------------
+
+def diary_by_turn(rows: list[Any]) -> list[tuple[int, list[Any]]]:
+    """Diary rows grouped by turn, newest turn first, rows in order inside a turn."""
+    groups: dict[int, list[Any]] = {}
+    for row in rows:
+        groups.setdefault(getattr(row, "turn", 0) or 0, []).append(row)
+    return sorted(groups.items(), key=lambda kv: kv[0], reverse=True)
+
+
+def viewer_of(request: HttpRequest, match: Match) -> tuple[Seat | None, bool]:
+    """(seat, omniscient): staff without a seat in the match see everything."""
+    seat = seat_of(match, request.user)
+    director = bool(request.user.is_authenticated and request.user.is_staff and seat is None)
+    return seat, director
+
+
+def player_view(match: Match, seat: Seat | None, director: bool) -> dict[str, Any] | None:
+    """The view this viewer may see, or None before the match has a state."""
+    if match.state is None or game_or_none(match.game) is None:
+        return None
+    if seat is not None and seat.number is None:
+        seat = None
+    return selectors.player_view_for(match, seat, omniscient=director)
+
+
+def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
+                  order_error: str | None = None) -> dict[str, Any]:
+    """Everything templates/games/match_detail.html and its fragments show."""
+    user = request.user
+    seat, director = viewer_of(request, match)
+    game = game_or_none(match.game)
+    phase = selectors.current_phase(match) if match.status in LIVE_STATUSES else None
+    seats = list(match.seats.filter(removed_at__isnull=True).select_related("user")
+                 .order_by("number", "joined_at"))
+    names = {s.number: (s.user.get_username() if s.user_id else "bot") for s in seats
+             if s.number is not None}
+    view = player_view(match, seat, director)
+    seat_number = seat.number if seat is not None else None
+    diary_rows = diary_lines(request, match, seat_number, director)
+    history = list(match.phases.filter(closed_at__isnull=False)
+                   .order_by("-number")[:HISTORY_LIMIT])
+    checked_in = awaited = False
+    counts = None
+    if phase is not None:
+        counts = checkin_summary(phase)
+        if seat is not None and seat.number is not None:
+            awaited = seat.number in (phase.awaited or [])
+            checked_in = awaited and bool(seat_is_checked_in(phase, seat))
+    running = match.status == Match.Status.RUNNING
+    extras = game.extras if game else {}
+    if order_form is None and not extras.get("order_from_post"):
+        order_form = OrderForm()
+    is_creator = bool(user.is_authenticated and match.created_by_id == user.pk)
+    invite_url = None
+    if match.is_private and (seat is not None or user.is_staff or is_creator):
+        invite_url = request.build_absolute_uri(
+            reverse("games:match-invite", args=[match.invite_code]))
+    outcome = match.outcome if match.status == Match.Status.FINISHED else None
+    return {
+        "match": match, "game": game, "seat": seat, "director": director, "phase": phase,
+        "seats": seats, "names": names, "view": view, "diary_groups": diary_by_turn(diary_rows),
+        "history": history, "counts": counts, "checked_in": checked_in, "awaited": awaited,
+        "can_order": bool(running and phase and seat is not None and awaited and not checked_in),
+        "can_checkin": bool(running and phase and seat is not None and awaited and not checked_in),
+        "can_withdraw": bool(running and phase and seat is not None and checked_in
+                             and not phase.checkin_final),
+        "can_join": bool(match.status == Match.Status.FORMING and seat is None
+                         and user.is_authenticated and not match.is_private),
+        "can_leave": bool(match.status == Match.Status.FORMING and seat is not None),
+        "can_start": bool(match.status == Match.Status.FORMING
+                          and (user.is_staff or is_creator)),
+        "invite_url": invite_url, "outcome": outcome,
+        "outcome_winners": [names.get(w, f"seat {w}") for w in (outcome or {}).get("winners", [])],
+        "order_form": order_form, "order_error": order_error,
+        "board_template": extras.get("board_template") or GENERIC_BOARD,
+        "order_form_template": extras.get("order_form_template") or GENERIC_ORDER_FORM,
+        "poll_url": reverse("games:match-poll", args=[match.pk]),
+    }
+
+
+def diary_lines(request: HttpRequest, match: Match, seat_number: int | None,
+                director: bool, since_seq: int = 0) -> list[Any]:
+    """The reader's diary lines (the director reads every row), in the reader's language."""
+    if match.state is None and not match.diary_seq:
+        return []
+    lang = getattr(request, "LANGUAGE_CODE", None) or "en"
+    return list(selectors.diary_for_seat(match, seat_number, since_seq=since_seq, lang=lang,
+                                         omniscient=director))
+
+
+def checkin_summary(phase: Phase) -> dict[str, int]:
+    """{"checked_in": n, "awaited": m} for the "N of M checked in" line."""
+    raw = selectors.checkin_counts(phase)
+    if isinstance(raw, dict):
+        return {"checked_in": int(raw.get("checked_in", 0)),
+                "awaited": int(raw.get("awaited", len(phase.awaited or [])))}
+    done, total = raw
+    return {"checked_in": int(done), "awaited": int(total)}
+
+
+# --- orders from forms -----------------------------------------------------------------
+
+def order_payload_from_post(slug: str, post: QueryDict) -> dict[str, Any]:
+    """The order payload from a posted form: the game's ``order_from_post`` hook, else the
+    generic JSON field ``order``. Raises :class:`OrderFormInvalid` with a message."""
+    game = game_or_none(slug)
+    hook = game.extras.get("order_from_post") if game else None
+    if hook is not None:
+        try:
+            payload = hook(post)
+        except ApplicationError as exc:
+            raise OrderFormInvalid(exc.message) from None
+        except forms.ValidationError as exc:
+            raise OrderFormInvalid(" ".join(exc.messages)) from None
+        except (ValueError, TypeError, KeyError) as exc:
+            raise OrderFormInvalid(str(exc) or "This order form is not valid.") from None
+        if not isinstance(payload, dict):
+            raise OrderFormInvalid("This order form is not valid.")
+        return payload
+    form = OrderForm(post)
+    if not form.is_valid():
+        msg = " ".join(e for errs in form.errors.values() for e in errs)
+        raise OrderFormInvalid(msg, form=form)
+    return form.cleaned_data["order"]

@@ -1,0 +1,145 @@
+"""Reads for pages, the API and emails (STYLE.md §11). Hidden information goes through one
+door: :func:`player_view_for` (the engine's ``player_view``) and :func:`diary_for_seat`
+(rows whose audience holds the seat). Raw state leaves only through ``omniscient=True``.
+
+Access rule (``match_get_for_user``): anyone (even anonymous) may see a public match; a
+private match only its seated players, the director (staff), or someone holding its invite
+code. Everyone else gets ``Match.DoesNotExist`` — the same answer as a match that does not
+exist, so a view turns it into a 404 and private matches cannot be probed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from games.models import DiaryEntry, Match, Phase, Seat
+from games.registry import UnknownGame, get_rules
+from games.services.seats import checked_in_numbers
+
+
+def match_list_for_user(user) -> QuerySet[Match]:
+    """Matches the user holds a (not removed) seat in, newest first."""
+    if not getattr(user, "is_authenticated", False):
+        return Match.objects.none()
+    return (Match.objects.filter(seats__user=user, seats__removed_at__isnull=True)
+            .distinct().order_by("-created_at"))
+
+
+def match_list_open(game: str | None = None) -> QuerySet[Match]:
+    """Public matches still taking players (the lobby), optionally of one game."""
+    qs = Match.objects.filter(status=Match.Status.FORMING, is_private=False)
+    if game:
+        qs = qs.filter(game=game)
+    return qs.order_by("starts_at", "-created_at")
+
+
+def match_get_for_user(*, user, match_id: int, invite_code: str | None = None) -> Match:
+    """The match if ``user`` may see it, else ``Match.DoesNotExist`` (→ 404)."""
+    match = Match.objects.get(pk=match_id)
+    if not match.is_private:
+        return match
+    if getattr(user, "is_staff", False):
+        return match
+    if invite_code is not None and invite_code == match.invite_code:
+        return match
+    if getattr(user, "is_authenticated", False) and Seat.objects.filter(
+            match=match, user=user, removed_at__isnull=True).exists():
+        return match
+    raise Match.DoesNotExist("No such match.")
+
+
+def seat_for_user(match: Match, user) -> Seat | None:
+    """The user's live seat in ``match`` (a removed player has none)."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return Seat.objects.filter(match=match, user=user, removed_at__isnull=True).first()
+
+
+def current_phase(match: Match) -> Phase | None:
+    """The open phase, if any (at most one per match)."""
+    return Phase.objects.filter(match=match, closed_at__isnull=True).order_by("-number").first()
+
+
+def player_view_for(match: Match, seat: Seat | None, *, omniscient: bool = False) -> dict[str, Any]:
+    """What ``seat`` (None = spectator) may see: ``engine.player_view``. Only an explicit
+    ``omniscient=True`` (the director, post-game review) returns ``omniscient_view``."""
+    if match.state is None:
+        return {}
+    engine = get_rules(match.game)
+    state = engine.load(match.state)
+    if omniscient:
+        return engine.omniscient_view(state)
+    number = seat.number if seat is not None and seat.match_id == match.pk else None
+    return engine.player_view(state, number)
+
+
+@dataclass(frozen=True)
+class DiaryLine:
+    """One diary row as a reader sees it."""
+
+    seq: int
+    turn: int
+    phase_kind: str
+    kind: str
+    text: str
+    is_public: bool
+    created_at: Any
+    phase_id: int | None
+
+
+def _describe(engine, entry: DiaryEntry, viewer: int | None, lang: str) -> str:
+    from games.rules import Event
+
+    event = Event(kind=entry.kind, data=entry.payload, visible_to=entry.visible_to)
+    try:
+        return engine.describe(event, viewer, lang)
+    except Exception:  # noqa: BLE001 - a broken sentence must not break the page
+        return entry.kind
+
+
+def diary_rows_for_seat(match: Match, seat_number: int | None, *, since_seq: int = 0,
+                        until_seq: int | None = None) -> QuerySet[DiaryEntry]:
+    """Rows ``seat_number`` may read (public + audience holds it); ``None``: public only."""
+    qs = DiaryEntry.objects.filter(match=match, seq__gt=since_seq)
+    if until_seq is not None:
+        qs = qs.filter(seq__lte=until_seq)
+    audience = Q(is_public=True)
+    if seat_number is not None:
+        audience |= Q(audience__contains=f",{seat_number},")
+    return qs.filter(audience).order_by("seq")
+
+
+def diary_for_seat(match: Match, seat_number: int | None, *, since_seq: int = 0,
+                   until_seq: int | None = None, lang: str = "en",
+                   omniscient: bool = False) -> list[DiaryLine]:
+    """The reader's diary lines after ``since_seq``, each with ``text`` from
+    ``engine.describe`` in ``lang``. ``omniscient`` (the director) reads every row."""
+    try:
+        engine = get_rules(match.game)
+    except UnknownGame:
+        engine = None
+    if omniscient:
+        rows = DiaryEntry.objects.filter(match=match, seq__gt=since_seq).order_by("seq")
+        if until_seq is not None:
+            rows = rows.filter(seq__lte=until_seq)
+    else:
+        rows = diary_rows_for_seat(match, seat_number, since_seq=since_seq, until_seq=until_seq)
+    return [DiaryLine(seq=r.seq, turn=r.turn, phase_kind=r.phase_kind, kind=r.kind,
+                      text=_describe(engine, r, seat_number, lang) if engine else r.kind,
+                      is_public=r.is_public, created_at=r.created_at, phase_id=r.phase_id)
+            for r in rows]
+
+
+def checkin_counts(phase: Phase) -> tuple[int, int]:
+    """(checked in, seats) for the phase: every seated seat counts, and a seat with nothing
+    to do counts as checked in (``seat_is_checked_in``)."""
+    total = Seat.objects.filter(match_id=phase.match_id, number__isnull=False).count()
+    return len(checked_in_numbers(phase)), total
+
+
+def phase_history(match: Match) -> QuerySet[Phase]:
+    """Closed phases, newest first."""
+    return Phase.objects.filter(match=match, closed_at__isnull=False).order_by("-number")

@@ -1,0 +1,25 @@
+"""The director's desk: one import for the admin (and any director page) with every action
+it may take. Each action is a service elsewhere and writes a DirectorAction row there;
+this module only gathers them and adds the director-only reads.
+"""
+
+from __future__ import annotations
+
+from games.models import DirectorAction, Match
+from games.services.matches import match_end, match_pause, match_resume, match_start
+from games.services.phases import phase_close_now, phase_extend
+from games.services.seats import seat_remove, seat_replace
+
+__all__ = ["match_start", "match_pause", "match_resume", "match_end", "phase_extend",
+           "phase_close_now", "seat_replace", "seat_remove", "director_log_for",
+           "matches_needing_director"]
+
+
+def director_log_for(match: Match) -> list[DirectorAction]:
+    """Every director action on ``match``, newest first."""
+    return list(DirectorAction.objects.filter(match=match).select_related("actor"))
+
+
+def matches_needing_director():
+    """Matches with a quarantined phase or another reason to look."""
+    return Match.objects.filter(needs_director=True)

@@ -1,0 +1,191 @@
+"""Seats: check-in (and withdrawing it), THE checked-in predicate, and the director's seat
+changes (replace by another user or the bot, remove).
+
+"Checked in" has one meaning everywhere (issue #2 §5): the early close, the counts a page
+shows and the reminders all call :func:`seat_is_checked_in`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils.timezone import now as timezone_now
+
+from games.exceptions import ApplicationError
+from games.lib.oncommit import enqueue_on_commit
+from games.models import CheckIn, DirectorAction, Match, Phase, Seat
+
+NOT_YOUR_SEAT = "You have no seat in this match."
+NOT_AWAITED = "You have nothing to do in this phase."
+CHECKIN_FINAL = "A check-in in this phase cannot be withdrawn."
+NOT_CHECKED_IN = "You have not checked in."
+MATCH_PAUSED = "The match is paused."
+MATCH_OVER = "The match is over."
+MATCH_NOT_STARTED = "The match has not started yet."
+NO_OPEN_PHASE = "There is no open phase."
+STALE_PHASE = "The phase has changed since you loaded the page; reload and try again."
+PHASE_QUARANTINED = "This phase is waiting for the director."
+
+
+def seat_is_checked_in(phase: Phase, seat: Seat) -> bool:
+    """THE predicate: a seat counts as checked in for ``phase`` when it has nothing to do
+    (not awaited: dead, eliminated, not its turn), is played by the bot, was removed, or
+    pressed check-in."""
+    if seat.number is None or seat.number not in phase.awaited:
+        return True
+    if seat.is_bot or seat.removed_at is not None:
+        return True
+    return CheckIn.objects.filter(phase=phase, seat=seat).exists()
+
+
+def checked_in_numbers(phase: Phase) -> set[int]:
+    """Seat numbers of ``phase``'s match that count as checked in (same rule, one query
+    for the seats and one for the check-ins)."""
+    seats = list(Seat.objects.filter(match_id=phase.match_id, number__isnull=False))
+    awaited = set(phase.awaited)
+    pressed = set(CheckIn.objects.filter(phase=phase).values_list("seat__number", flat=True))
+    return {s.number for s in seats
+            if s.number not in awaited or s.is_bot or s.removed_at is not None
+            or s.number in pressed}
+
+
+def phase_all_checked_in(phase: Phase) -> bool:
+    """Every awaited seat counts as checked in (an awaited number with no seat row — an
+    engine seat nobody holds — counts as absent, so it waits for the deadline)."""
+    done = checked_in_numbers(phase)
+    return all(n in done for n in phase.awaited)
+
+
+def require_open_phase(match: Match, phase_id: int | None) -> Phase:
+    """The locked match's open phase, or the precise refusal (used by orders and check-in)."""
+    if match.status == Match.Status.PAUSED:
+        raise ApplicationError(MATCH_PAUSED, code="MATCH_PAUSED", status=409)
+    if match.status in (Match.Status.FINISHED, Match.Status.CANCELLED):
+        raise ApplicationError(MATCH_OVER, code="MATCH_OVER", status=409)
+    if match.status != Match.Status.RUNNING:
+        raise ApplicationError(MATCH_NOT_STARTED, code="MATCH_NOT_STARTED", status=409)
+    phase = Phase.objects.filter(match=match, closed_at__isnull=True).order_by("-number").first()
+    if phase is None:
+        raise ApplicationError(NO_OPEN_PHASE, code="NO_OPEN_PHASE", status=409)
+    if phase_id is not None and int(phase_id) != phase.pk:
+        raise ApplicationError(STALE_PHASE, code="STALE_PHASE", status=409)
+    if phase.quarantined_at is not None:
+        raise ApplicationError(PHASE_QUARANTINED, code="PHASE_QUARANTINED", status=409)
+    return phase
+
+
+def require_seat(match: Match, seat: Seat | None) -> Seat:
+    """A fresh copy of ``seat``, refused unless it is a live seat of ``match``."""
+    if seat is None:
+        raise ApplicationError(NOT_YOUR_SEAT, code="NOT_A_PARTICIPANT", status=403)
+    fresh = Seat.objects.filter(pk=seat.pk, match=match).first()
+    if fresh is None or fresh.number is None or fresh.removed_at is not None:
+        raise ApplicationError(NOT_YOUR_SEAT, code="NOT_A_PARTICIPANT", status=403)
+    return fresh
+
+
+def checkin_locked(*, match: Match, phase: Phase, seat: Seat, now: datetime) -> CheckIn:
+    """Check ``seat`` in (caller holds the match lock and validated the phase); queues the
+    early close on commit when this completes the awaited set."""
+    checkin, created = CheckIn.objects.get_or_create(phase=phase, seat=seat)
+    if created:
+        Seat.objects.filter(pk=seat.pk).update(last_checkin_at=now, next_nag_at=None)
+        match.version += 1
+        match.save(update_fields=["version"])
+        if phase.close_when_all_checked_in and phase_all_checked_in(phase):
+            # The close runs in its own transaction after ours commits; it re-checks
+            # readiness under its lock, so a racing sweep or withdraw is harmless.
+            enqueue_on_commit("phase_close", phase.pk)
+    return checkin
+
+
+def seat_checkin(*, match: Match, seat: Seat, phase_id: int | None = None,
+                 now: datetime | None = None) -> CheckIn:
+    """The seat declares itself done for the open phase (idempotent)."""
+    now = now or timezone_now()
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        phase = require_open_phase(locked, phase_id)
+        fresh = require_seat(locked, seat)
+        if fresh.number not in phase.awaited:
+            raise ApplicationError(NOT_AWAITED, code="NOT_AWAITED", status=409)
+        return checkin_locked(match=locked, phase=phase, seat=fresh, now=now)
+
+
+def seat_checkin_withdraw(*, match: Match, seat: Seat, phase_id: int | None = None) -> None:
+    """Undo a check-in while the phase is open (refused when ``phase.checkin_final``)."""
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        phase = require_open_phase(locked, phase_id)
+        fresh = require_seat(locked, seat)
+        if phase.checkin_final:
+            raise ApplicationError(CHECKIN_FINAL, code="CHECKIN_FINAL", status=409)
+        deleted, _ = CheckIn.objects.filter(phase=phase, seat=fresh).delete()
+        if not deleted:
+            raise ApplicationError(NOT_CHECKED_IN, code="NOT_CHECKED_IN", status=409)
+        locked.version += 1
+        locked.save(update_fields=["version"])
+        from games.services.notifications import seat_nags_schedule
+
+        seat_nags_schedule(phase=phase)
+
+
+def _close_if_complete(match: Match) -> None:
+    """A seat change may complete the awaited set (a removed or bot seat counts as in)."""
+    phase = Phase.objects.filter(match=match, closed_at__isnull=True).first()
+    if (phase is not None and match.status == Match.Status.RUNNING
+            and phase.close_when_all_checked_in and phase_all_checked_in(phase)):
+        enqueue_on_commit("phase_close", phase.pk)
+
+
+def seat_replace(*, seat: Seat, user=None, bot: bool = False, actor) -> Seat:
+    """The director gives ``seat`` to another ``user`` or to the bot (``bot=True``)."""
+    if (user is None) == (not bot):
+        raise ApplicationError("Choose either a user or the bot.", code="INVALID", status=400)
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=seat.match_id)
+        if match.status in (Match.Status.FINISHED, Match.Status.CANCELLED):
+            raise ApplicationError(MATCH_OVER, code="MATCH_OVER", status=409)
+        fresh = Seat.objects.select_for_update().get(pk=seat.pk)
+        before = fresh.user.get_username() if fresh.user_id else "bot"
+        if user is not None:
+            if Seat.objects.filter(match=match, user=user).exclude(pk=fresh.pk).exists():
+                raise ApplicationError(f"{user.get_username()} already has a seat here.",
+                                       code="ALREADY_SEATED", status=409, field="user")
+            fresh.user, fresh.is_bot, fresh.removed_at = user, False, None
+        else:
+            fresh.user, fresh.is_bot = None, True
+        fresh.next_nag_at = None
+        fresh.save(update_fields=["user", "is_bot", "removed_at", "next_nag_at"])
+        match.version += 1
+        match.save(update_fields=["version"])
+        DirectorAction.objects.create(match=match, actor=actor, action="replace_seat", details={
+            "seat": fresh.number, "from": before,
+            "to": user.get_username() if user is not None else "bot"})
+        _close_if_complete(match)
+    return fresh
+
+
+def seat_remove(*, seat: Seat, actor, now: datetime | None = None) -> None:
+    """The director removes a player: before the start the seat goes; afterwards it stays
+    (the engine's seat lives on) with ``removed_at`` set, and plays the defaults."""
+    now = now or timezone_now()
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=seat.match_id)
+        fresh = Seat.objects.select_for_update().get(pk=seat.pk)
+        who = fresh.user.get_username() if fresh.user_id else "bot"
+        DirectorAction.objects.create(match=match, actor=actor, action="remove_seat",
+                                      details={"seat": fresh.number, "user": who})
+        if match.status == Match.Status.FORMING:
+            fresh.delete()
+        else:
+            if fresh.removed_at is not None:
+                raise ApplicationError("That player was already removed.", code="ALREADY_REMOVED",
+                                       status=409)
+            fresh.removed_at = now
+            fresh.next_nag_at = None
+            fresh.save(update_fields=["removed_at", "next_nag_at"])
+        match.version += 1
+        match.save(update_fields=["version"])
+        _close_if_complete(match)
