@@ -21,7 +21,6 @@ from games.exceptions import ApplicationError
 
 PROFILE_SAVED = "Your preferences are saved."
 TOKEN_REGENERATED = "A new API token was made; the old one no longer works."
-UNSUBSCRIBED = "You will no longer get these emails. You can change this on your profile."
 
 
 def _safe_next(request: HttpRequest) -> str | None:
@@ -82,15 +81,16 @@ def api_token_regenerate(request: HttpRequest) -> HttpResponse:
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """GET: a page with a confirm button (link scanners must not unsubscribe anyone).
     POST: apply the signed token; works without a session (List-Unsubscribe-Post)."""
-    if request.method == "GET":
-        return render(request, "accounts/unsubscribe.html", {"token": token, "done": False})
-    from games.services.notifications import notification_unsubscribe
+    from games.services.notifications import (notification_unsubscribe,
+                                              notification_unsubscribe_read)
 
+    apply = request.method == "POST"
     try:
-        notification_unsubscribe(token)
+        result = (notification_unsubscribe if apply else notification_unsubscribe_read)(token)
     except ApplicationError as exc:
         return render(request, "accounts/unsubscribe.html",
-                      {"token": token, "done": False, "error": exc.message},
+                      {"token": token, "done": False, "error": exc.message, "bad": True},
                       status=exc.status if 400 <= exc.status < 500 else 400)
-    return render(request, "accounts/unsubscribe.html",
-                  {"token": token, "done": True, "message": UNSUBSCRIBED})
+    return render(request, "accounts/unsubscribe.html", {
+        "token": token, "done": apply, "description": result.description,
+    })

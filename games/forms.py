@@ -1,0 +1,174 @@
+"""Forms of the generic pages: the lobby filter, match creation (with the game's config
+fields generated from ``engine.config_schema()``) and the generic JSON order form.
+"""
+
+from __future__ import annotations
+
+import json
+import zoneinfo
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+
+from accounts.forms import timezone_choices
+from games import registry
+from games.rules import ConfigField, InvalidConfig
+
+CONFIG_PREFIX = "cfg_"
+ORDER_NOT_JSON = "The order is not valid JSON: {error}."
+ORDER_NOT_OBJECT = "An order must be a JSON object, like {\"key\": value}."
+MAX_PLAYERS_BELOW_MIN = "The maximum cannot be below the minimum."
+
+
+class LobbyFilterForm(forms.Form):
+    """``?game=&status=`` on the lobby; unknown values are ignored, never an error page."""
+
+    STATUS_CHOICES = [("forming", "Forming (join now)"), ("running", "Running"),
+                      ("finished", "Finished"), ("all", "All")]
+
+    game = forms.ChoiceField(required=False, label="Game")
+    status = forms.ChoiceField(required=False, choices=STATUS_CHOICES, label="Status")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [("", "All games"), *registry.choices()]
+
+    def filters(self) -> tuple[str | None, str]:
+        """(game slug or None, status) — defaults when the query string is bad."""
+        if not self.is_valid():
+            return None, "forming"
+        return self.cleaned_data.get("game") or None, self.cleaned_data.get("status") or "forming"
+
+
+def config_field(spec: ConfigField) -> forms.Field:
+    """One form field for one config setting, with its default shown and enforced ranges."""
+    label = spec.label or spec.key.replace("_", " ").capitalize()
+    default_text = json.dumps(spec.default) if spec.type == "json" else spec.default
+    if spec.type == "choice":
+        default_text = dict(spec.choices).get(spec.default, spec.default)
+    if spec.type == "bool":
+        default_text = "yes" if spec.default else "no"
+    help_text = " ".join(p for p in (spec.help, f"Default: {default_text}.") if p)
+    common: dict[str, Any] = {"label": label, "help_text": help_text, "initial": spec.default}
+    if spec.type == "int":
+        return forms.IntegerField(min_value=spec.min, max_value=spec.max, **common)
+    if spec.type == "bool":
+        return forms.BooleanField(required=False, **common)
+    if spec.type == "choice":
+        return forms.ChoiceField(choices=list(spec.choices), **common)
+    if spec.type == "json":
+        return forms.JSONField(required=False, **common)
+    return forms.CharField(required=False, max_length=500, **common)
+
+
+class MatchCreateForm(forms.Form):
+    """A new match of one game: name, players, time zone, deadlines, privacy, config."""
+
+    name = forms.CharField(max_length=100)
+    min_players = forms.IntegerField(label="Minimum players")
+    max_players = forms.IntegerField(label="Maximum players")
+    timezone = forms.ChoiceField(choices=timezone_choices, label="Match time zone",
+                                 help_text="Scheduled deadlines follow this zone's wall clock.")
+    phase_hours = forms.IntegerField(
+        required=False, min_value=1, max_value=24 * 14, label="Hours per phase",
+        help_text="Leave empty for the game's default schedule.")
+    starts_at = forms.DateTimeField(
+        required=False, label="Start automatically at",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        help_text="In your time zone. Leave empty to start by hand.")
+    is_private = forms.BooleanField(required=False, label="Private (invite link only)")
+    join = forms.BooleanField(required=False, initial=True, label="I play in this match")
+
+    def __init__(self, *args: Any, game: registry.GameEntry, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.game = game
+        for name in ("min_players", "max_players"):
+            f = self.fields[name]
+            f.widget.attrs.update({"min": game.min_seats, "max": game.max_seats})
+            f.validators += [MinValueValidator(game.min_seats), MaxValueValidator(game.max_seats)]
+        self.fields["min_players"].initial = game.min_seats
+        self.fields["max_players"].initial = game.max_seats
+        self.fields["timezone"].initial = settings.DEFAULT_MATCH_TIMEZONE
+        self.schema = list(game.engine.config_schema())
+        for spec in self.schema:
+            self.fields[CONFIG_PREFIX + spec.key] = config_field(spec)
+
+    def config_fields(self) -> list[forms.BoundField]:
+        return [self[CONFIG_PREFIX + s.key] for s in self.schema]
+
+    def match_fields(self) -> list[forms.BoundField]:
+        return [self[n] for n in self.fields if not n.startswith(CONFIG_PREFIX)]
+
+    def clean_timezone(self) -> str:
+        tz = self.cleaned_data["timezone"]
+        try:
+            zoneinfo.ZoneInfo(tz)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            raise forms.ValidationError("Unknown time zone.") from None
+        return tz
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        lo, hi = data.get("min_players"), data.get("max_players")
+        if lo is not None and hi is not None and hi < lo:
+            self.add_error("max_players", MAX_PLAYERS_BELOW_MIN)
+        if not any(CONFIG_PREFIX + s.key in self.errors for s in self.schema):
+            try:
+                data["config"] = self.game.engine.validate_config(self.raw_config())
+            except InvalidConfig as exc:
+                key = CONFIG_PREFIX + exc.field if exc.field and CONFIG_PREFIX + exc.field in self.fields else None
+                self.add_error(key, exc.reason)
+        return data
+
+    def raw_config(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for spec in self.schema:
+            value = self.cleaned_data.get(CONFIG_PREFIX + spec.key)
+            if value is None and spec.type in ("json", "int"):
+                value = spec.default
+            if spec.type == "str" and value == "" and spec.default is not None:
+                value = spec.default
+            out[spec.key] = value
+        return out
+
+    def schedule(self) -> dict[str, Any] | None:
+        hours = self.cleaned_data.get("phase_hours")
+        return {"mode": "duration", "hours": hours} if hours else None
+
+
+class OrderForm(forms.Form):
+    """The generic order form: the order as JSON text, plus the phase and version seen."""
+
+    order = forms.CharField(widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false",
+                                                         "class": "mono"}),
+                            label="Your order (JSON)", max_length=20000)
+    phase_id = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def clean_order(self) -> dict[str, Any]:
+        raw = self.cleaned_data["order"]
+        try:
+            value = json.loads(raw)
+        except ValueError as exc:
+            raise forms.ValidationError(ORDER_NOT_JSON.format(error=exc)) from None
+        if not isinstance(value, dict):
+            raise forms.ValidationError(ORDER_NOT_OBJECT)
+        return value
+
+
+class PhaseActionForm(forms.Form):
+    """Hidden fields every match-page action carries, so a stale page is detected."""
+
+    phase_id = forms.IntegerField(required=False)
+    version = forms.IntegerField(required=False)
+
+
+def parse_int(value: Any) -> int | None:
+    """``int(value)`` or None for junk (query strings, hidden fields)."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+

@@ -1,0 +1,295 @@
+"""The generic pages: the lobby, match creation, the match page with its htmx fragments,
+and one POST URL per player action (join, leave, start, order, check in, withdraw).
+
+Every page and fragment is built from ``player_view_for`` and the seat's own diary rows
+(``diary_for_seat``), never from ``Match.state`` (DESIGN.md "Hidden information"); staff
+without a seat get the omniscient view. Lookup and permission go together in
+``_get_match_for_user``; services raise ``ApplicationError`` and the views answer it with
+the message and its 4xx status, never a 500.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import registry
+from games.exceptions import ApplicationError
+from games.forms import LobbyFilterForm, MatchCreateForm, OrderForm, parse_int
+from games.lib import pages
+from games.models import Match, Seat
+from games.services.matches import match_create, match_join, match_leave, match_start
+from games.services.orders import order_submit
+from games.services.seats import seat_checkin, seat_checkin_withdraw
+
+NOT_A_PLAYER = "You do not have a seat in this match."
+ORDER_SAVED = "Your order is saved. You can change it until you check in or the phase closes."
+CHECKED_IN = "You checked in."
+CHECKIN_WITHDRAWN = "Your check-in is withdrawn: you can change your orders."
+JOINED = "You joined the match."
+LEFT = "You left the match."
+STARTED = "The match has started."
+CREATED = "The match is created."
+NOT_ALLOWED_TO_START = "Only the match's creator or the director can start it."
+UNKNOWN_GAME = "There is no game called {slug!r}."
+
+
+def _get_match_for_user(request: HttpRequest, match_id: int) -> Match:
+    """The match if this user may look at it, else 404 (a private match a stranger
+    does not know of does not exist for them)."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or not pages.can_view(match, request.user):
+        raise Http404("No such match.")
+    return match
+
+
+def _get_seat_for_user(match: Match, user: Any) -> Seat | None:
+    """The user's live seat in this match, or None."""
+    return pages.seat_of(match, user)
+
+
+def _error_status(exc: ApplicationError) -> int:
+    return exc.status if 400 <= exc.status < 500 else 400
+
+
+# --- lobby and creation ----------------------------------------------------------------
+
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    """Home page: public matches filtered by game and status, and the user's own matches
+    with a "your move" marker where the user is awaited and has not checked in."""
+    filters = LobbyFilterForm(request.GET or None)
+    game, status = filters.filters()
+    open_matches = pages.lobby_matches(user=request.user, game=game, status=status)
+    mine = pages.my_matches(request.user) if request.user.is_authenticated else []
+    return render(request, "games/lobby.html", {
+        "filters": filters, "open_matches": open_matches, "my_matches": mine,
+        "games": registry.all_games(), "status": status})
+
+
+@login_required
+@require_GET
+def match_create_choose(request: HttpRequest) -> HttpResponse:
+    """Step one of creating a match: pick the game."""
+    return render(request, "games/match_create_choose.html", {"games": registry.all_games()})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def match_create_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """Create a public or private match of ``slug`` with the game's config form."""
+    try:
+        game = registry.get_game(slug)
+    except registry.UnknownGame:
+        raise Http404(UNKNOWN_GAME.format(slug=slug)) from None
+    form = MatchCreateForm(request.POST or None, game=game)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                match = match_create(
+                    game=game.slug, name=data["name"], created_by=request.user,
+                    config=data["config"], min_players=data["min_players"],
+                    max_players=data["max_players"], timezone=data["timezone"],
+                    schedule=form.schedule(), is_private=data["is_private"],
+                    starts_at=data.get("starts_at"))
+                if data.get("join"):
+                    match_join(match=match, user=request.user, invite_code=match.invite_code)
+            except ApplicationError as exc:
+                form.add_error(_form_field(form, exc.field), exc.message)
+                status = _error_status(exc)
+            else:
+                messages.success(request, CREATED)
+                return redirect("games:match-detail", match_id=match.pk)
+    return render(request, "games/match_create.html", {"form": form, "game": game},
+                  status=status)
+
+
+def _form_field(form: Any, field: str | None) -> str | None:
+    if not field:
+        return None
+    for name in (field, f"cfg_{field}"):
+        if name in form.fields:
+            return name
+    return None
+
+
+# --- joining ---------------------------------------------------------------------------
+
+@login_required
+@require_POST
+def match_join_view(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = _get_match_for_user(request, match_id)
+    try:
+        match_join(match=match, user=request.user)
+    except ApplicationError as exc:
+        return _match_page(request, match, status=_error_status(exc), error=exc.message)
+    messages.success(request, JOINED)
+    return redirect("games:match-detail", match_id=match.pk)
+
+
+@login_required
+@require_POST
+def match_leave_view(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = _get_match_for_user(request, match_id)
+    if _get_seat_for_user(match, request.user) is None:
+        return _match_page(request, match, status=403, error=NOT_A_PLAYER)
+    try:
+        match_leave(match=match, user=request.user)
+    except ApplicationError as exc:
+        return _match_page(request, match, status=_error_status(exc), error=exc.message)
+    messages.success(request, LEFT)
+    return redirect("games:lobby")
+
+
+@login_required
+@require_POST
+def match_start_view(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The creator (or the director) starts a forming match by hand."""
+    match = _get_match_for_user(request, match_id)
+    if not (request.user.is_staff or match.created_by_id == request.user.pk):
+        return _match_page(request, match, status=403, error=NOT_ALLOWED_TO_START)
+    try:
+        match_start(match=match, actor=request.user)
+    except ApplicationError as exc:
+        return _match_page(request, match, status=_error_status(exc), error=exc.message)
+    messages.success(request, STARTED)
+    return redirect("games:match-detail", match_id=match.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def match_invite(request: HttpRequest, code: str) -> HttpResponse:
+    """``/join/<code>/``: GET shows the match and a join button, POST joins."""
+    match = Match.objects.filter(invite_code=code).first()
+    if match is None:
+        raise Http404("This invite link is not valid.")
+    seat = _get_seat_for_user(match, request.user)
+    if seat is not None:
+        return redirect("games:match-detail", match_id=match.pk)
+    error, status = None, 200
+    if request.method == "POST":
+        try:
+            match_join(match=match, user=request.user, invite_code=code)
+        except ApplicationError as exc:
+            error, status = exc.message, _error_status(exc)
+        else:
+            messages.success(request, JOINED)
+            return redirect("games:match-detail", match_id=match.pk)
+    players = match.seats.filter(removed_at__isnull=True).count()
+    return render(request, "games/match_invite.html",
+                  {"match": match, "code": code, "error": error, "players": players,
+                   "game": pages.game_or_none(match.game)}, status=status)
+
+
+# --- the match page --------------------------------------------------------------------
+
+@login_required
+@require_GET
+def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = _get_match_for_user(request, match_id)
+    return _match_page(request, match)
+
+
+def _match_page(request: HttpRequest, match: Match, *, status: int = 200,
+                error: str | None = None, order_form: Any = None,
+                order_error: str | None = None) -> HttpResponse:
+    """Render the whole match page (also for a refused action, with its message)."""
+    ctx = pages.match_context(request, match, order_form=order_form, order_error=order_error)
+    ctx["error"] = error
+    return render(request, "games/match_detail.html", ctx, status=status)
+
+
+@login_required
+@require_GET
+def match_poll(request: HttpRequest, match_id: int) -> HttpResponse:
+    """``?v=<version>``: 204 when the match has not changed, else every fragment (oob)."""
+    match = _get_match_for_user(request, match_id)
+    seen = parse_int(request.GET.get("v"))
+    if seen is not None and seen == match.version:
+        return HttpResponse(status=204)
+    ctx = pages.match_context(request, match)
+    seen_phase = parse_int(request.GET.get("p"))
+    phase = ctx["phase"]
+    seen_can_order = request.GET.get("o") == "1"
+    ctx["swap_order_form"] = ((phase.pk if phase else None) != seen_phase
+                              or ctx["can_order"] != seen_can_order)
+    return render(request, "games/fragments/poll.html", ctx)
+
+
+# --- player actions --------------------------------------------------------------------
+
+def _seat_or_refuse(request: HttpRequest, match: Match) -> tuple[Seat | None, HttpResponse | None]:
+    seat = _get_seat_for_user(match, request.user)
+    if seat is None:
+        return None, _match_page(request, match, status=403, error=NOT_A_PLAYER)
+    return seat, None
+
+
+@login_required
+@require_POST
+def order_submit_view(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Turn the posted form into an order payload (the game's ``order_from_post`` or the
+    generic JSON field) and submit it with the phase and version the page showed."""
+    match = _get_match_for_user(request, match_id)
+    seat, refused = _seat_or_refuse(request, match)
+    if refused:
+        return refused
+    phase_id = parse_int(request.POST.get("phase_id"))
+    version = parse_int(request.POST.get("version"))
+    form = None
+    try:
+        payload = pages.order_payload_from_post(match.game, request.POST)
+    except pages.OrderFormInvalid as exc:
+        form = exc.form
+        return _match_page(request, match, status=400, order_form=form,
+                           order_error=exc.message)
+    try:
+        order_submit(match=match, seat=seat, payload=payload, phase_id=phase_id,
+                     version=version)
+    except ApplicationError as exc:
+        form = OrderForm(request.POST) if not pages.has_custom_order_form(match.game) else None
+        return _match_page(request, match, status=_error_status(exc), order_form=form,
+                           order_error=exc.message)
+    messages.success(request, ORDER_SAVED)
+    return redirect(reverse("games:match-detail", args=[match.pk]) + "#order")
+
+
+@login_required
+@require_POST
+def checkin_view(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = _get_match_for_user(request, match_id)
+    seat, refused = _seat_or_refuse(request, match)
+    if refused:
+        return refused
+    try:
+        seat_checkin(match=match, seat=seat, phase_id=parse_int(request.POST.get("phase_id")))
+    except ApplicationError as exc:
+        return _match_page(request, match, status=_error_status(exc), error=exc.message)
+    messages.success(request, CHECKED_IN)
+    return redirect("games:match-detail", match_id=match.pk)
+
+
+@login_required
+@require_POST
+def checkin_withdraw_view(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = _get_match_for_user(request, match_id)
+    seat, refused = _seat_or_refuse(request, match)
+    if refused:
+        return refused
+    try:
+        seat_checkin_withdraw(match=match, seat=seat,
+                              phase_id=parse_int(request.POST.get("phase_id")))
+    except ApplicationError as exc:
+        return _match_page(request, match, status=_error_status(exc), error=exc.message)
+    messages.success(request, CHECKIN_WITHDRAWN)
+    return redirect("games:match-detail", match_id=match.pk)
+

@@ -1,0 +1,35 @@
+/* Live countdowns for <time data-countdown datetime="ISO">: without JavaScript the
+   plain local time stays on the page. Re-applied after every htmx swap. */
+(function () {
+  "use strict";
+  function fmt(ms) {
+    if (ms <= 0) return "closing…";
+    var s = Math.floor(ms / 1000), d = Math.floor(s / 86400), h = Math.floor(s % 86400 / 3600),
+        m = Math.floor(s % 3600 / 60), sec = s % 60;
+    if (d > 0) return d + "d " + h + "h " + m + "m left";
+    if (h > 0) return h + "h " + m + "m left";
+    return m + "m " + (sec < 10 ? "0" : "") + sec + "s left";
+  }
+  function tick() {
+    var now = Date.now();
+    document.querySelectorAll("time[data-countdown]").forEach(function (el) {
+      var t = Date.parse(el.getAttribute("datetime"));
+      if (isNaN(t)) return;
+      var out = el.parentNode.querySelector(".countdown[data-for='" + el.id + "']");
+      if (!out) {
+        out = document.createElement("span");
+        out.className = "countdown";
+        out.setAttribute("data-for", el.id);
+        el.insertAdjacentText("afterend", " ");
+        el.parentNode.insertBefore(out, el.nextSibling.nextSibling);
+      }
+      out.textContent = "(" + fmt(t - now) + ")";
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    tick();
+    setInterval(tick, 1000);
+    document.body.addEventListener("htmx:afterSwap", tick);
+    document.body.addEventListener("htmx:oobAfterSwap", tick);
+  });
+})();

@@ -1,0 +1,207 @@
+"""The permission matrix: every URL of the lobby, match pages, actions, API and accounts,
+for each persona — anonymous, stranger (logged in, no seat), player (seated), staff
+(the director, no seat). A refusal is a redirect to the login page, a 4xx, never a 500,
+and a refused action changes nothing (the match version stays put).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from games.models import CheckIn, Match
+from tests.games.views.conftest import client_for, new_match, open_phase, seat_of
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ("anon", "stranger", "player", "staff")
+LOGIN = "LOGIN"  # a redirect to the login page
+
+
+@pytest.fixture
+def people(player, player2, stranger, staff):
+    return {"anon": None, "stranger": stranger, "player": player, "staff": staff,
+            "player2": player2}
+
+
+def _check(resp, expected):
+    if expected == LOGIN:
+        assert resp.status_code == 302, resp.status_code
+        assert resp["Location"].startswith(reverse("accounts:login"))
+    else:
+        assert resp.status_code == expected, (resp.status_code, resp.content[:300])
+
+
+# GET pages: (name, match kind, {role: status})
+GET_PAGES = [
+    ("games:lobby", None, {"anon": 200, "stranger": 200, "player": 200, "staff": 200}),
+    ("games:match-create", None, {"anon": LOGIN, "stranger": 200, "player": 200, "staff": 200}),
+    ("games:match-detail", "public", {"anon": LOGIN, "stranger": 200, "player": 200, "staff": 200}),
+    ("games:match-detail", "private", {"anon": LOGIN, "stranger": 404, "player": 200, "staff": 200}),
+    ("games:match-poll", "public", {"anon": LOGIN, "stranger": 200, "player": 200, "staff": 200}),
+    ("games:match-poll", "private", {"anon": LOGIN, "stranger": 404, "player": 200, "staff": 200}),
+    ("accounts:profile", None, {"anon": LOGIN, "stranger": 200, "player": 200, "staff": 200}),
+    ("accounts:signup", None, {"anon": 200, "stranger": 302, "player": 302, "staff": 302}),
+    ("accounts:login", None, {"anon": 200, "stranger": 302, "player": 302, "staff": 302}),
+    ("accounts:password_reset", None, {"anon": 200, "stranger": 200, "player": 200, "staff": 200}),
+]
+
+
+@pytest.mark.parametrize("name,kind,expected", GET_PAGES,
+                         ids=[f"{n}-{k}" for n, k, _ in GET_PAGES])
+@pytest.mark.parametrize("role", ROLES)
+def test_get_pages(role, name, kind, expected, people, player, player2):
+    match = None
+    if kind:
+        match = new_match(creator=player, players=[player, player2], start=True,
+                          private=kind == "private")
+    url = reverse(name, args=[match.pk] if match else [])
+    _check(client_for(people[role]).get(url), expected[role])
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_match_create_form_page(role, people):
+    url = reverse("games:match-create-game", args=["guess"])
+    _check(client_for(people[role]).get(url), LOGIN if role == "anon" else 200)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_invite_page(role, people, player, player2):
+    match = new_match(creator=player, players=[player], private=True)
+    url = reverse("games:match-invite", args=[match.invite_code])
+    expected = {"anon": LOGIN, "stranger": 200, "player": 302, "staff": 200}[role]
+    _check(client_for(people[role]).get(url), expected)
+
+
+# Actions on a running match: only the seated player may act; nothing changes otherwise.
+ACTIONS = [
+    ("games:order-submit", {"order": '{"guess": 50}'}),
+    ("games:checkin", {}),
+]
+
+
+@pytest.mark.parametrize("name,data", ACTIONS, ids=[a[0] for a in ACTIONS])
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("private", [False, True], ids=["public", "private"])
+def test_player_actions(role, name, data, private, people, player, player2):
+    match = new_match(creator=player, players=[player, player2], start=True, private=private)
+    phase = open_phase(match)
+    before = Match.objects.get(pk=match.pk).version
+    resp = client_for(people[role]).post(reverse(name, args=[match.pk]),
+                                         {**data, "phase_id": phase.pk, "version": before})
+    expected = {"anon": LOGIN, "stranger": 404 if private else 403, "player": 302,
+                "staff": 403}[role]
+    _check(resp, expected)
+    after = Match.objects.get(pk=match.pk).version
+    assert (after > before) == (role == "player")
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_checkin_withdraw(role, people, player, player2):
+    from games.services.seats import seat_checkin
+
+    match = new_match(creator=player, players=[player, player2], start=True)
+    phase = open_phase(match)
+    seat_checkin(match=match, seat=seat_of(match, player))
+    resp = client_for(people[role]).post(reverse("games:checkin-withdraw", args=[match.pk]),
+                                         {"phase_id": phase.pk})
+    _check(resp, {"anon": LOGIN, "stranger": 403, "player": 302, "staff": 403}[role])
+    still = CheckIn.objects.filter(phase=phase, seat=seat_of(match, player)).exists()
+    assert still == (role != "player")
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_join_leave_start(role, people, player, player2):
+    match = new_match(creator=player, players=[player2])
+    c = client_for(people[role])
+    resp = c.post(reverse("games:match-join", args=[match.pk]))
+    _check(resp, LOGIN if role == "anon" else 302)
+    joined = match.seats.filter(user=people[role]).exists() if people[role] else False
+    assert joined == (role != "anon")
+    resp = c.post(reverse("games:match-leave", args=[match.pk]))
+    _check(resp, LOGIN if role == "anon" else 302)
+    assert not (people[role] and match.seats.filter(user=people[role]).exists())
+    resp = c.post(reverse("games:match-start", args=[match.pk]))
+    # only the creator (player) and staff may start: 2 players are seated (player2 + ...)
+    expected = {"anon": LOGIN, "stranger": 403, "player": None, "staff": None}[role]
+    if expected is not None:
+        _check(resp, expected)
+        assert Match.objects.get(pk=match.pk).status == Match.Status.FORMING
+    else:
+        assert resp.status_code in (302, 409)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_join_private_needs_invite(role, people, player):
+    match = new_match(creator=player, players=[player], private=True)
+    resp = client_for(people[role]).post(reverse("games:match-join", args=[match.pk]))
+    expected = {"anon": LOGIN, "stranger": 404, "player": 403, "staff": None}[role]
+    if expected is not None:
+        _check(resp, expected)
+    else:
+        assert 400 <= resp.status_code < 500 or resp.status_code == 302
+    assert match.seats.filter(user__username="mallory").count() == 0
+
+
+# --- API -------------------------------------------------------------------------------
+
+API_GET = ["games:api-match", "games:api-diary"]
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_api_matches(role, people):
+    resp = client_for(people[role]).get(reverse("games:api-matches"))
+    assert resp.status_code == (401 if role == "anon" else 200)
+    assert resp.json()["ok"] is (role != "anon")
+
+
+@pytest.mark.parametrize("name", API_GET)
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("private", [False, True], ids=["public", "private"])
+def test_api_reads(role, name, private, people, player, player2):
+    match = new_match(creator=player, players=[player, player2], start=True, private=private)
+    resp = client_for(people[role]).get(reverse(name, args=[match.pk]))
+    expected = {"anon": 401, "stranger": 404 if private else 200, "player": 200,
+                "staff": 200}[role]
+    assert resp.status_code == expected
+    body = resp.json()
+    assert body["ok"] is (expected == 200)
+    if expected != 200:
+        assert set(body["error"]) == {"code", "message", "field", "details"}
+
+
+API_POST = [
+    ("games:api-order-submit", {"order": {"guess": 42}}),
+    ("games:api-checkin", {}),
+]
+
+
+@pytest.mark.parametrize("name,data", API_POST, ids=[a[0] for a in API_POST])
+@pytest.mark.parametrize("role", ROLES)
+def test_api_actions(role, name, data, people, player, player2):
+    match = new_match(creator=player, players=[player, player2], start=True)
+    before = Match.objects.get(pk=match.pk).version
+    resp = client_for(people[role]).post(reverse(name, args=[match.pk]),
+                                         json.dumps(data), content_type="application/json")
+    expected = {"anon": 401, "stranger": 403, "player": 200, "staff": 403}[role]
+    assert resp.status_code == expected, resp.content
+    assert (Match.objects.get(pk=match.pk).version > before) == (expected == 200)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_api_withdraw(role, people, player, player2):
+    from games.services.seats import seat_checkin
+
+    match = new_match(creator=player, players=[player, player2], start=True)
+    seat_checkin(match=match, seat=seat_of(match, player))
+    resp = client_for(people[role]).post(reverse("games:api-checkin-withdraw", args=[match.pk]),
+                                         "{}", content_type="application/json")
+    assert resp.status_code == {"anon": 401, "stranger": 403, "player": 200, "staff": 403}[role]
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_api_token_regenerate(role, people):
+    resp = client_for(people[role]).post(reverse("accounts:api-token-regenerate"))
+    _check(resp, LOGIN if role == "anon" else 302)
