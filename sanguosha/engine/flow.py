@@ -501,24 +501,59 @@ def h_after_target(ctx: Ctx, f: JSON) -> None:
     use = ctx.stack[f["use"]]
     t = f["target"]
     user = use["user"]
-    if f["step"] == "liuli":
+    step = f["step"]
+    if step == "liuli":
         f["step"] = "b"
         if ctx.has(t, "liuli") and ctx.alive(t):
-            fire(ctx, "targeted_kill", [t], {"frame": len(ctx.stack) - 1})
+            fire(ctx, "targeted_kill", [t], {"frame": len(ctx.stack) - 1, "user": user})
         return
-    if f["step"] == "b":
+    if step == "b":
         new = f.get("moved_to")
         if new is not None:
             use["targets"][f["idx"]] = new
             t = f["target"] = new
-        f["step"] = "done"
+        f["step"] = "ds"
         ti = use["tinfo"].setdefault(str(t), {})
         if ctx.alive(user) and ctx.weapon_active(user, "qinggang_sword"):
             ti["ignore_armor"] = True
         fire(ctx, "after_target_kill", [user], {"frame": len(ctx.stack) - 1, "target": t,
                                                "use": f["use"]})
         return
+    if step == "ds":
+        f["step"] = "ds2"
+        g1, g2 = ctx.gender(user), ctx.gender(t)
+        if ctx.alive(user) and ctx.alive(t) and ctx.weapon_active(user, "double_swords") \
+                and g1 and g2 and g1 != g2:
+            ctx.push({"t": "weapon_trigger", "skill": "double_swords", "seat": user, "target": t,
+                      "ret": "ds"})
+        return
+    if step == "ds2":
+        f["step"] = "ds3"
+        if f.pop("ds", None):
+            ctx.push({"t": "opt_cost", "who": t, "why": "double_swords", "count": 1,
+                      "cards": list(ctx.seat(t)["hand"]), "ret": "ds_paid"})
+            f["asked"] = True
+        return
+    if step == "ds3" and f.pop("asked", False):
+        paid = f.pop("ds_paid", None)
+        if paid:
+            discard_cards(ctx, t, paid["cards"], "double_swords")
+        elif ctx.alive(user):
+            ctx.draw(user, 1, "double_swords")
     ctx.ret(f)
+
+
+@handler("take_card")
+def h_take_card(ctx: Ctx, f: JSON) -> None:
+    """The chooser takes one card of the owner (a hand card blind) into hand."""
+    if "card" not in f:
+        f["card"] = None
+        ctx.push({"t": "choose_card", "chooser": f["chooser"], "owner": f["owner"],
+                  "areas": f.get("areas", ["hand", "equip"]), "ret": "card", "why": f["why"]})
+        return
+    ctx.ret(f)
+    if f["card"] is not None and ctx.alive(f["chooser"]):
+        give_card(ctx, f["card"], f["owner"], f["chooser"], f["why"])
 
 
 @handler("kill_eff")

@@ -280,7 +280,8 @@ def _check_cost(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> None:
         raise E.IllegalOrder(f"Pay exactly {opt['count']} of the offered cards.")
     if "targets" in opt:
         t = order.get("target")
-        if t not in opt["targets"]:
+        allowed = opt.get("targets_by_card", {}).get(str(cards[0]), opt["targets"])
+        if t not in allowed:
             raise E.IllegalOrder("That player cannot become the target.", field="target")
 
 

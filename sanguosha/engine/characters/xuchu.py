@@ -1,0 +1,13 @@
+"""Xu Chu: Bare-Chested — draw 1 fewer; his Kill/Duel damage is +1 this turn (flow.h_damage)."""
+
+from __future__ import annotations
+
+from sanguosha.engine.skills import Trigger, trigger
+
+
+def _apply(ctx, s, data, order):
+    ctx.stack[data["frame"]]["n"] -= 1
+    ctx.st["tc"]["luoyi"] = True
+
+
+LUOYI = trigger(Trigger("luoyi", "draw", False, lambda ctx, s, d: True, _apply))
