@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from . import catalogue as cat
-from .rng import stream, weighted
+from .rng import stream
 
 
 def draw_regime(config: Mapping[str, Any], seed: str, turn: int) -> str:
@@ -18,7 +18,19 @@ def draw_regime(config: Mapping[str, Any], seed: str, turn: int) -> str:
     With the default weights 8/17/50/25 this is exactly ``roll = randrange(100)`` bucketed
     0–7 / 8–24 / 25–74 / 75–99.
     """
-    return cat.REGIMES[weighted(stream(seed, turn, "T", "market"), config["market_regime_weights"])]
+    rng = stream(seed, turn, "T", "market")
+    weights = config["market_regime_weights"]
+    return regime_for_roll(weights, rng.randrange(sum(weights)))
+
+
+def regime_for_roll(weights: list[int], roll: int) -> str:
+    """The regime a roll falls in (§14 table: 0–7, 8–24, 25–74, 75–99 by default)."""
+    acc = 0
+    for regime, w in zip(cat.REGIMES, weights):
+        acc += w
+        if roll < acc:
+            return regime
+    raise ValueError(f"roll {roll} is outside the weights")
 
 
 def buy_price(config: Mapping[str, Any], regime: str, item: str) -> int:
