@@ -139,13 +139,12 @@ class MatchCreateForm(forms.Form):
 
 
 class OrderForm(forms.Form):
-    """The generic order form: the order as JSON text, plus the phase and version seen."""
+    """The generic order form: the order as JSON text (the page adds the hidden
+    ``phase_id`` and ``version`` it showed; the view reads them)."""
 
     order = forms.CharField(widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false",
                                                          "class": "mono"}),
                             label="Your order (JSON)", max_length=20000)
-    phase_id = forms.IntegerField(widget=forms.HiddenInput, required=False)
-    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
     def clean_order(self) -> dict[str, Any]:
         raw = self.cleaned_data["order"]
@@ -156,13 +155,6 @@ class OrderForm(forms.Form):
         if not isinstance(value, dict):
             raise forms.ValidationError(ORDER_NOT_OBJECT)
         return value
-
-
-class PhaseActionForm(forms.Form):
-    """Hidden fields every match-page action carries, so a stale page is detected."""
-
-    phase_id = forms.IntegerField(required=False)
-    version = forms.IntegerField(required=False)
 
 
 def parse_int(value: Any) -> int | None:

@@ -54,6 +54,24 @@ def _get_seat_for_user(match: Match, user: Any) -> Seat | None:
     return pages.seat_of(match, user)
 
 
+DAMAGED_FORM = "This form is damaged ({name} is not a number); reload the page and try again."
+
+
+class _DamagedForm(Exception):
+    pass
+
+
+def _hidden_int(request: HttpRequest, name: str) -> int | None:
+    """A hidden ``phase_id`` / ``version`` field: absent → None, junk → refused (400)."""
+    raw = request.POST.get(name, "").strip()
+    if not raw:
+        return None
+    value = parse_int(raw)
+    if value is None:
+        raise _DamagedForm(DAMAGED_FORM.format(name=name))
+    return value
+
+
 def _error_status(exc: ApplicationError) -> int:
     return exc.status if 400 <= exc.status < 500 else 400
 
@@ -243,8 +261,11 @@ def order_submit_view(request: HttpRequest, match_id: int) -> HttpResponse:
     seat, refused = _seat_or_refuse(request, match)
     if refused:
         return refused
-    phase_id = parse_int(request.POST.get("phase_id"))
-    version = parse_int(request.POST.get("version"))
+    try:
+        phase_id = _hidden_int(request, "phase_id")
+        version = _hidden_int(request, "version")
+    except _DamagedForm as exc:
+        return _match_page(request, match, status=400, order_error=str(exc))
     form = None
     try:
         payload = pages.order_payload_from_post(match.game, request.POST)
@@ -271,7 +292,9 @@ def checkin_view(request: HttpRequest, match_id: int) -> HttpResponse:
     if refused:
         return refused
     try:
-        seat_checkin(match=match, seat=seat, phase_id=parse_int(request.POST.get("phase_id")))
+        seat_checkin(match=match, seat=seat, phase_id=_hidden_int(request, "phase_id"))
+    except _DamagedForm as exc:
+        return _match_page(request, match, status=400, error=str(exc))
     except ApplicationError as exc:
         return _match_page(request, match, status=_error_status(exc), error=exc.message)
     messages.success(request, CHECKED_IN)
@@ -286,8 +309,9 @@ def checkin_withdraw_view(request: HttpRequest, match_id: int) -> HttpResponse:
     if refused:
         return refused
     try:
-        seat_checkin_withdraw(match=match, seat=seat,
-                              phase_id=parse_int(request.POST.get("phase_id")))
+        seat_checkin_withdraw(match=match, seat=seat, phase_id=_hidden_int(request, "phase_id"))
+    except _DamagedForm as exc:
+        return _match_page(request, match, status=400, error=str(exc))
     except ApplicationError as exc:
         return _match_page(request, match, status=_error_status(exc), error=exc.message)
     messages.success(request, CHECKIN_WITHDRAWN)

@@ -90,7 +90,7 @@ def new_match(*, creator, players, start=False, private=False, name="Test match"
 
     match = match_create(game="guess", name=name, created_by=creator,
                          config=config or {"rounds": 2, "timing": "check"},
-                         min_players=min_players, max_players=10, is_private=private,
+                         min_players=min_players, max_players=max(10, len(players)), is_private=private,
                          schedule={"mode": "duration", "hours": 24})
     for user in players:
         match_join(match=match, user=user, invite_code=match.invite_code if private else None)
