@@ -151,8 +151,8 @@ def _medkits(ctx: Ctx, orders: dict[str, list[StoredOrder]]) -> None:
                 continue
             p.take("medkit")
             target.energy = min(int(ctx.cfg["max_energy"]), target.energy + heal)
-            ctx.emit("healed", {"healer": p.pid, "target": target.pid, "amount": heal,
-                                "energy": target.energy}, {p.seat, target.seat})
+            ctx.emit("healed", {"healer": p.pid, "target": target.pid, "amount": heal},
+                     {p.seat, target.seat})
 
 
 def _clouds(ctx: Ctx, orders: dict[str, list[StoredOrder]]) -> None:
