@@ -130,7 +130,7 @@ def _seat_for(request: HttpRequest, match: Match) -> Seat:
     return seat
 
 
-def _body(request: HttpRequest) -> dict[str, Any]:
+def _body(request: HttpRequest, allowed: frozenset[str]) -> dict[str, Any]:
     if len(request.body) > MAX_BODY_BYTES:
         raise _Refused(error(413, "TOO_LARGE", "The request body is too large."))
     if not request.body.strip():
@@ -141,6 +141,10 @@ def _body(request: HttpRequest) -> dict[str, Any]:
         raise _Refused(error(400, "BAD_JSON", f"The body is not valid JSON: {exc}.")) from None
     if not isinstance(data, dict):
         raise _Refused(error(400, "BAD_JSON", "The body must be a JSON object."))
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise _Refused(error(400, "INVALID", f"Unknown field {unknown[0]!r}; this URL takes "
+                             f"{', '.join(sorted(allowed))}.", field=unknown[0]))
     return data
 
 
@@ -243,7 +247,7 @@ def order_submit_view(request: HttpRequest, match_id: str) -> JsonResponse:
     send them to be refused when the phase has moved on)."""
     match = _match_for(request, match_id)
     seat = _seat_for(request, match)
-    data = _body(request)
+    data = _body(request, frozenset({"order", "phase_id", "version"}))
     order = data.get("order")
     if not isinstance(order, dict):
         return error(400, "INVALID", "order must be a JSON object.", field="order")
@@ -261,7 +265,7 @@ def checkin(request: HttpRequest, match_id: str) -> JsonResponse:
     """Body ``{"phase_id": 12}`` (optional): I am done for this phase."""
     match = _match_for(request, match_id)
     seat = _seat_for(request, match)
-    data = _body(request)
+    data = _body(request, frozenset({"phase_id"}))
     seat_checkin(match=match, seat=seat, phase_id=_optional_int(data, "phase_id"))
     match.refresh_from_db(fields=["version"])
     return ok(checked_in=True, version=match.version)
@@ -273,7 +277,7 @@ def checkin_withdraw(request: HttpRequest, match_id: str) -> JsonResponse:
     """Body ``{"phase_id": 12}`` (optional): take my check-in back while the phase is open."""
     match = _match_for(request, match_id)
     seat = _seat_for(request, match)
-    data = _body(request)
+    data = _body(request, frozenset({"phase_id"}))
     seat_checkin_withdraw(match=match, seat=seat, phase_id=_optional_int(data, "phase_id"))
     match.refresh_from_db(fields=["version"])
     return ok(checked_in=False, version=match.version)

@@ -1,0 +1,169 @@
+"""The lobby (filters, "your move" markers, join/leave), invite links, creating a match
+with the game's generated config form, and starting it by hand."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games.models import Match
+from games.services.seats import seat_checkin
+from tests.games.views.conftest import new_match, seat_of
+from tests.games.views.test_match_page import page_text
+
+pytestmark = pytest.mark.django_db
+
+LOBBY = "/"
+
+
+def test_lobby_lists_public_forming_matches_not_private_ones(anon_client, player, player2):
+    new_match(creator=player, players=[player], name="Open one")
+    new_match(creator=player, players=[player], name="Hidden one", private=True)
+    new_match(creator=player, players=[player, player2], name="Running one", start=True)
+    text = page_text(anon_client.get(LOBBY))
+    assert "Open one" in text
+    assert "Hidden one" not in text
+    assert "Running one" not in text  # default filter: forming
+    text = page_text(anon_client.get(LOBBY, {"status": "running"}))
+    assert "Running one" in text and "Open one" not in text
+    text = page_text(anon_client.get(LOBBY, {"status": "all", "game": "guess"}))
+    assert "Running one" in text and "Open one" in text and "Hidden one" not in text
+
+
+@pytest.mark.parametrize("query", [{"status": "bogus"}, {"game": "nogame"}, {"status": ""}])
+def test_lobby_ignores_junk_filters(anon_client, player, query):
+    new_match(creator=player, players=[player], name="Open one")
+    resp = anon_client.get(LOBBY, query)
+    assert resp.status_code == 200
+    assert "Open one" in page_text(resp)
+
+
+def test_lobby_filter_by_game_excludes_other_games(anon_client, player):
+    Match.objects.create(game="othergame", name="Other game match")
+    new_match(creator=player, players=[player], name="Guess match")
+    text = page_text(anon_client.get(LOBBY, {"game": "guess"}))
+    assert "Guess match" in text and "Other game match" not in text
+
+
+def test_my_matches_show_your_move_until_checked_in(running_match, player, player_client):
+    text = page_text(player_client.get(LOBBY))
+    assert "My matches" in text and "Test match" in text and "Your move" in text
+    seat_checkin(match=running_match, seat=seat_of(running_match, player))
+    text = page_text(player_client.get(LOBBY))
+    assert "Your move" not in text and "Checked in" in text
+
+
+def test_join_and_leave_from_the_lobby(player, stranger, stranger_client):
+    match = new_match(creator=player, players=[player], name="Open one")
+    assert "Join" in page_text(stranger_client.get(LOBBY))
+    resp = stranger_client.post(reverse("games:match-join", args=[match.pk]))
+    assert resp.status_code == 302
+    assert match.seats.filter(user=stranger).exists()
+    resp = stranger_client.post(reverse("games:match-join", args=[match.pk]))
+    assert resp.status_code == 409 and "already have a seat" in page_text(resp)
+    assert "Leave" in page_text(stranger_client.get(LOBBY))
+    assert stranger_client.post(reverse("games:match-leave", args=[match.pk])).status_code == 302
+    assert not match.seats.filter(user=stranger).exists()
+
+
+def test_cannot_join_or_leave_a_running_match(running_match, player_client, stranger_client):
+    resp = stranger_client.post(reverse("games:match-join", args=[running_match.pk]))
+    assert resp.status_code == 409 and "no longer taking players" in page_text(resp)
+    resp = player_client.post(reverse("games:match-leave", args=[running_match.pk]))
+    assert resp.status_code == 409 and "only before the match starts" in page_text(resp)
+
+
+def test_invite_link_joins_a_private_match(player, stranger, stranger_client, player_client):
+    match = new_match(creator=player, players=[player], private=True)
+    page = player_client.get(reverse("games:match-detail", args=[match.pk]))
+    invite = reverse("games:match-invite", args=[match.invite_code])
+    assert invite in page.content.decode()  # shown to the players
+    assert stranger_client.get(reverse("games:match-detail", args=[match.pk])).status_code == 404
+    resp = stranger_client.get(invite)
+    assert resp.status_code == 200 and "Join this match" in page_text(resp)
+    resp = stranger_client.post(invite)
+    assert resp.status_code == 302
+    assert match.seats.filter(user=stranger).exists()
+    assert stranger_client.get(reverse("games:match-detail", args=[match.pk])).status_code == 200
+
+
+def test_invite_to_a_started_match_is_refused(private_match, stranger_client, stranger):
+    invite = reverse("games:match-invite", args=[private_match.invite_code])
+    resp = stranger_client.post(invite)
+    assert resp.status_code == 409 and "no longer taking players" in page_text(resp)
+    assert not private_match.seats.filter(user=stranger).exists()
+
+
+# --- creating a match -------------------------------------------------------------------
+
+def create_url():
+    return reverse("games:match-create-game", args=["guess"])
+
+
+def test_create_form_shows_every_config_field_with_its_default(player_client):
+    resp = player_client.get(reverse("games:match-create"))
+    assert "Guess a Number" in page_text(resp)
+    resp = player_client.get(create_url())
+    html = resp.content.decode()
+    text = page_text(resp)
+    assert 'name="cfg_rounds"' in html and 'value="3"' in html and "Default: 3." in text
+    assert 'name="cfg_timing"' in html and "Default: Schedule." in text
+    assert 'name="cfg_crash"' in html and "Default: no." in text
+    assert 'min="1"' in html and 'max="50"' in html
+
+
+def _form(**over):
+    data = {"name": "My guess match", "min_players": 2, "max_players": 4,
+            "timezone": "Europe/Rome", "phase_hours": "", "starts_at": "",
+            "cfg_rounds": 4, "cfg_timing": "check", "join": "on"}
+    data.update(over)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def test_create_a_match_and_join_it(player, player_client):
+    resp = player_client.post(create_url(), _form(is_private="on", phase_hours=6))
+    assert resp.status_code == 302
+    match = Match.objects.get(name="My guess match")
+    assert resp["Location"] == reverse("games:match-detail", args=[match.pk])
+    assert match.config["rounds"] == 4 and match.config["timing"] == "check"
+    assert match.config["crash"] is False  # default filled in
+    assert match.is_private and match.created_by == player
+    assert match.schedule.get("hours") == 6
+    assert match.seats.filter(user=player).exists()
+
+
+@pytest.mark.parametrize("over,field,message", [
+    ({"cfg_rounds": 0}, "cfg_rounds", "greater than or equal to 1"),
+    ({"cfg_rounds": 51}, "cfg_rounds", "less than or equal to 50"),
+    ({"cfg_rounds": "lots"}, "cfg_rounds", "whole number"),
+    ({"cfg_timing": "sometimes"}, "cfg_timing", "Select a valid choice"),
+    ({"min_players": 5, "max_players": 3}, "max_players", "cannot be below the minimum"),
+    ({"max_players": 1000}, "max_players", "less than or equal to 100"),
+    ({"timezone": "Mars/Olympus"}, "timezone", "Select a valid choice"),
+    ({"name": ""}, "name", "required"),
+    ({"phase_hours": -1}, "phase_hours", "greater than or equal to 1"),
+])
+def test_create_refuses_bad_input_next_to_the_field(player_client, over, field, message):
+    resp = player_client.post(create_url(), _form(**over))
+    assert resp.status_code == 400
+    html = resp.content.decode()
+    assert message in html
+    assert f'id="id_{field}"' in html
+    assert not Match.objects.filter(name="My guess match").exists()
+
+
+def test_create_unknown_game_is_404(player_client):
+    assert player_client.get("/m/new/nosuchgame/").status_code == 404
+    assert player_client.post("/m/new/nosuchgame/", _form()).status_code == 404
+
+
+def test_creator_starts_the_match_when_enough_joined(player, player2, player_client):
+    match = new_match(creator=player, players=[player])
+    resp = player_client.post(reverse("games:match-start", args=[match.pk]))
+    assert resp.status_code == 409 and "2" in page_text(resp)
+    assert Match.objects.get(pk=match.pk).status == Match.Status.FORMING
+    from games.services.matches import match_join
+    match_join(match=match, user=player2)
+    resp = player_client.post(reverse("games:match-start", args=[match.pk]))
+    assert resp.status_code == 302
+    assert Match.objects.get(pk=match.pk).status == Match.Status.RUNNING
