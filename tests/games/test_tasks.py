@@ -7,6 +7,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 import time_machine
+from django.core.mail.backends.base import BaseEmailBackend
 
 from games import selectors, tasks
 from games.models import Match, Notification, Phase
@@ -15,7 +16,14 @@ from tests.factories import make_match, make_user
 
 pytestmark = pytest.mark.django_db
 CURRENT_TIME = datetime(2026, 7, 1, 10, 0, tzinfo=timezone.utc)
-FAILING = "tests.games.failing_backend.FailingBackend"
+FAILING = "tests.games.test_tasks.FailingBackend"
+
+
+class FailingBackend(BaseEmailBackend):
+    """An email backend that always fails."""
+
+    def send_messages(self, email_messages):
+        raise ConnectionRefusedError("smtp is down")
 
 
 def test_notification_send_claims_its_row_once(mailoutbox):
