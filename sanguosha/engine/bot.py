@@ -78,6 +78,9 @@ def _play(view: JSON, opt: JSON, rng: random.Random) -> JSON:
             if sk in ("fanjian", "lijian"):
                 pref = [t for t in ts if t in enemies] + [t for t in ts if t not in enemies]
                 ts = pref
+                if sk == "lijian":
+                    a0 = next(t for t in ts if t in a["first"])
+                    ts = [a0] + [t for t in ts if t != a0]
             elif sk in ("qingnang", "jieyin", "rende"):
                 ts = [t for t in ts if _friendly(view, t)] + [t for t in ts if not _friendly(view, t)]
             elif sk == "jijiang":

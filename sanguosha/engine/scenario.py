@@ -90,7 +90,7 @@ def build(sc: Any) -> State:
         if not isinstance(alive, bool):
             raise Malformed(f"seat {i}: alive must be true or false")
         p["alive"] = alive
-        if p["max_hp"] < 1 or p["hp"] > p["max_hp"] or (alive and p["hp"] < 1):
+        if p["hp"] > p["max_hp"] or (alive and (p["hp"] < 1 or p["max_hp"] < 1)):
             raise Malformed(f"seat {i}: impossible hp {p['hp']}/{p['max_hp']}")
         p["hand"] = _cards(raw.get("hand", []), f"seat {i} hand", used)
         eq = raw.get("equip", {})

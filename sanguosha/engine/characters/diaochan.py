@@ -15,8 +15,11 @@ def _option(ctx, s):
     men = [t for t in ctx.living() if t != s and ctx.gender(t) == "M"]
     if not cards or len(men) < 2:
         return None
+    first = [t for t in men if not empty_city(ctx, t)]
+    if not first:
+        return None
     return {"cards": cards, "min_cards": 1, "max_cards": 1, "targets": men, "min_targets": 2,
-            "max_targets": 2, "ordered": True}
+            "max_targets": 2, "ordered": True, "first": first}
 
 
 def _check(ctx, s, order):
