@@ -57,3 +57,64 @@ def test_replace_a_player_by_another_user_or_the_bot(director):
     seat.refresh_from_db()
     assert seat.is_bot and seat.user is None
     assert DirectorAction.objects.filter(action="replace_seat").count() == 2
+
+
+# --- the admin site drives the same services ---------------------------------------------
+
+def test_admin_pages_show_everything_and_actions_are_logged(client, director):
+    from games.services.orders import order_submit
+
+    match = make_match(players=2)
+    order_submit(match=match, seat=match.seats.get(number=1), payload={"guess": 88})
+    client.force_login(director)
+    page = client.get(f"/admin/games/match/{match.pk}/change/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "You guessed 88." in html or "guess_saved" in html  # every diary entry
+    assert "&quot;guesses&quot;" in html  # the omniscient view
+    assert client.get("/admin/games/match/").status_code == 200
+    assert client.get("/admin/games/match/add/").status_code == 200
+
+    phase = selectors.current_phase(match)
+    url = f"/admin/games/match/{match.pk}/do/extend/"
+    assert client.get(url).status_code == 200
+    assert client.post(url, {"hours": "100", "token": "x1"}).status_code == 200  # refused
+    client.post(url, {"hours": "5", "token": "x1"})
+    client.post(url, {"hours": "5", "token": "x1"})  # double submit
+    assert Phase.objects.get(pk=phase.pk).deadline_at == phase.deadline_at + timedelta(hours=5)
+
+    client.post(f"/admin/games/match/{match.pk}/do/pause/")
+    client.post(f"/admin/games/match/{match.pk}/do/resume/")
+    client.post(f"/admin/games/match/{match.pk}/do/close_now/")
+    assert Phase.objects.get(pk=phase.pk).closed_at is not None
+    seat = match.seats.get(number=1)
+    client.post(f"/admin/games/match/{match.pk}/seat/{seat.pk}/replace/", {"bot": "on"})
+    client.post(f"/admin/games/match/{match.pk}/seat/{seat.pk}/remove/")
+    client.post(f"/admin/games/match/{match.pk}/do/end/", {"reason": "done testing"})
+    actions = list(DirectorAction.objects.filter(match=match).order_by("id")
+                   .values_list("action", flat=True))
+    assert actions == ["extend", "pause", "resume", "close_now", "replace_seat", "remove_seat",
+                       "end"]
+    assert all(a.actor == director for a in DirectorAction.objects.filter(match=match))
+
+
+def test_admin_creates_a_match_through_the_engine_validation(client, director):
+    from games.models import Match
+
+    client.force_login(director)
+    bad = client.post("/admin/games/match/add/", {
+        "game": "guess", "name": "Admin made", "config": '{"rounds": 500}', "min_players": 1,
+        "max_players": 4, "timezone": "Europe/Rome", "schedule": "{}"})
+    assert bad.status_code == 200 and not Match.objects.filter(name="Admin made").exists()
+    ok = client.post("/admin/games/match/add/", {
+        "game": "guess", "name": "Admin made", "config": '{"rounds": 2}', "min_players": 1,
+        "max_players": 4, "timezone": "Europe/Rome", "schedule": "",
+        "seats-TOTAL_FORMS": 0, "seats-INITIAL_FORMS": 0,
+        "phases-TOTAL_FORMS": 0, "phases-INITIAL_FORMS": 0})
+    assert ok.status_code == 302, ok.content.decode()[:2000]
+    match = Match.objects.get(name="Admin made")
+    assert match.config == {"rounds": 2, "timing": "schedule", "crash": False}
+    assert match.created_by == director
+    # anonymous and non-staff users get the login page, not the director's view
+    client.logout()
+    assert client.get(f"/admin/games/match/{match.pk}/change/").status_code == 302

@@ -1,0 +1,465 @@
+"""The director's admin: matches with their seats, phases, full state and every diary entry;
+actions (start, pause, resume, extend the deadline, close the phase now, end, replace or
+remove a player) each call the service and so write a DirectorAction. Staff see everything
+(``omniscient_view``), the only place outside post-game review that does.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.http import HttpRequest, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.timezone import now as timezone_now
+
+from games import registry, selectors
+from games.exceptions import ApplicationError
+from games.lib.dates import format_local
+from games.models import (DiaryEntry, DirectorAction, Match, Notification, Phase, Seat,
+                          SweepHeartbeat)
+from games.services import director
+from games.services.matches import match_create
+from games.services.schedule import ScheduleError, validate_schedule
+
+
+class MatchForm(forms.ModelForm):
+    """Create/configure a match; the config goes through the game's ``validate_config``."""
+
+    game = forms.ChoiceField(choices=())
+    config = forms.JSONField(required=False, initial=dict,
+                             help_text="Leave empty for the game's defaults; unknown keys are refused.")
+    schedule = forms.JSONField(required=False, initial=dict, help_text=Match._meta.get_field(
+        "schedule").help_text)
+
+    class Meta:
+        model = Match
+        fields = ["game", "name", "config", "min_players", "max_players", "timezone", "schedule",
+                  "is_private", "starts_at", "bots_enabled", "director_note"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = registry.choices() or [("", "no game registered")]
+        if self.instance.pk:
+            self.fields["game"].disabled = True
+        schema = []
+        slug = self.instance.game or (registry.choices()[0][0] if registry.choices() else None)
+        if slug:
+            try:
+                schema = registry.get_rules(slug).config_schema()
+            except registry.UnknownGame:
+                schema = []
+        if schema:
+            self.fields["config"].help_text = "Settings (default): " + ", ".join(
+                f"{f.key} ({f.default!r})" for f in schema)
+
+    def clean(self):
+        data = super().clean()
+        slug = data.get("game") or self.instance.game
+        try:
+            engine = registry.get_rules(slug)
+        except registry.UnknownGame as exc:
+            raise forms.ValidationError(str(exc)) from None
+        try:
+            data["config"] = engine.validate_config(dict(data.get("config") or {}))
+        except Exception as exc:  # noqa: BLE001 - InvalidConfig carries the reason
+            self.add_error("config", getattr(exc, "reason", str(exc)))
+        if data.get("schedule"):
+            try:
+                data["schedule"] = validate_schedule(data["schedule"])
+            except ScheduleError as exc:
+                self.add_error("schedule", str(exc))
+        if self.instance.pk and self.instance.status != Match.Status.FORMING:
+            for key in ("config", "min_players", "max_players"):
+                if key in self.changed_data:
+                    self.add_error(key, "Only a forming match can change this.")
+        return data
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ["number", "user", "is_bot", "removed_at", "last_checkin_at", "next_nag_at",
+              "seat_actions"]
+    readonly_fields = ["number", "is_bot", "removed_at", "last_checkin_at", "next_nag_at",
+                       "seat_actions"]
+    autocomplete_fields = ["user"]
+
+    @admin.display(description="director")
+    def seat_actions(self, seat: Seat):
+        if not seat.pk:
+            return ""
+        return format_html('<a href="{}">replace</a> · <a href="{}">remove</a>',
+                           reverse("admin:games_match_seat", args=[seat.match_id, seat.pk, "replace"]),
+                           reverse("admin:games_match_seat", args=[seat.match_id, seat.pk, "remove"]))
+
+
+class PhaseInline(admin.TabularInline):
+    model = Phase
+    extra = 0
+    can_delete = False
+    show_change_link = True
+    fields = ["number", "kind", "turn", "opens_at", "deadline_at", "awaited", "closed_at",
+              "close_failures", "quarantined_at"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    form = MatchForm
+    list_display = ["name", "game", "status", "players", "open_phase", "needs_director",
+                    "created_at"]
+    list_filter = ["status", "game", "needs_director", "is_private"]
+    search_fields = ["name", "seats__user__username"]
+    inlines = [SeatInline, PhaseInline]
+    readonly_fields = ["status", "seed", "invite_code", "version", "started_at", "paused_at",
+                       "finished_at", "outcome", "needs_director", "director_buttons",
+                       "full_state", "diary", "director_log"]
+    actions = ["action_start", "action_pause", "action_resume", "action_close_now",
+               "action_extend", "action_end"]
+
+    def get_fieldsets(self, request, obj=None):
+        main = ["game", "name", "config", "min_players", "max_players", "timezone", "schedule",
+                "is_private", "starts_at", "bots_enabled"]
+        if obj is None:
+            return [(None, {"fields": main})]
+        return [("Director", {"fields": ["director_buttons", "status", "needs_director",
+                                          "director_note"]}),
+                (None, {"fields": main}),
+                ("Lifecycle", {"fields": ["seed", "invite_code", "version", "started_at",
+                                          "paused_at", "finished_at", "outcome"]}),
+                ("Everything (director only)", {"fields": ["full_state", "diary",
+                                                           "director_log"]})]
+
+    @admin.display(description="players")
+    def players(self, match: Match) -> str:
+        return f"{match.seats.count()}/{match.max_players}"
+
+    @admin.display(description="open phase")
+    def open_phase(self, match: Match) -> str:
+        phase = selectors.current_phase(match)
+        if phase is None:
+            return "—"
+        flag = " QUARANTINED" if phase.quarantined_at else ""
+        return f"#{phase.number} {phase.kind} until {format_local(phase.deadline_at, match.timezone)}{flag}"
+
+    @admin.display(description="actions")
+    def director_buttons(self, match: Match):
+        if not match.pk:
+            return ""
+        links = [(reverse("admin:games_match_do", args=[match.pk, name]), label)
+                 for name, label in (("start", "Start"), ("pause", "Pause"), ("resume", "Resume"),
+                                     ("extend", "Extend deadline"), ("close_now", "Close phase now"),
+                                     ("end", "End match"))]
+        return format_html_join(" · ", '<a class="button" href="{}">{}</a>', links)
+
+    @admin.display(description="full state (omniscient view)")
+    def full_state(self, match: Match):
+        if match.state is None:
+            return "—"
+        try:
+            view = selectors.player_view_for(match, None, omniscient=True)
+        except Exception as exc:  # noqa: BLE001 - show the raw state when the engine is gone
+            view = {"engine_error": repr(exc)}
+        return format_html("<pre style='max-height:30em;overflow:auto'>{}</pre>"
+                           "<details><summary>raw state</summary><pre>{}</pre></details>",
+                           json.dumps(view, indent=2, sort_keys=True, default=str),
+                           json.dumps(match.state, indent=2, sort_keys=True, default=str))
+
+    @admin.display(description="diary (every entry)")
+    def diary(self, match: Match):
+        lines = selectors.diary_for_seat(match, None, omniscient=True)
+        rows = [(line.seq, line.turn, line.phase_kind, line.kind,
+                 "everyone" if line.is_public else DiaryEntry.objects.get(
+                     match=match, seq=line.seq).audience.strip(","), line.text)
+                for line in lines]
+        if not rows:
+            return "—"
+        return format_html("<table><tr><th>seq</th><th>turn</th><th>phase</th><th>kind</th>"
+                           "<th>seen by seats</th><th>text</th></tr>{}</table>",
+                           format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+                                                "<td>{}</td><td>{}</td></tr>", rows))
+
+    @admin.display(description="director log")
+    def director_log(self, match: Match):
+        rows = [(a.created_at.strftime("%Y-%m-%d %H:%M:%S"), a.actor or "system", a.action,
+                 json.dumps(a.details)) for a in director.director_log_for(match)]
+        if not rows:
+            return "—"
+        return format_html("<table>{}</table>", format_html_join(
+            "", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", rows))
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            super().save_model(request, obj, form, change)
+            DirectorAction.objects.create(match=obj, actor=request.user, action="edit",
+                                          details={"fields": form.changed_data})
+            return
+        data = form.cleaned_data
+        try:
+            created = match_create(
+                game=data["game"], name=data["name"], created_by=request.user,
+                config=data.get("config"), min_players=data.get("min_players"),
+                max_players=data.get("max_players"), timezone=data.get("timezone") or None,
+                schedule=data.get("schedule") or None, is_private=data.get("is_private", False),
+                starts_at=data.get("starts_at"), bots_enabled=data.get("bots_enabled", False))
+        except ApplicationError as exc:
+            messages.error(request, exc.message)
+            raise
+        obj.pk = created.pk
+        obj.refresh_from_db()
+        DirectorAction.objects.create(match=created, actor=request.user, action="create",
+                                      details={"config": created.config})
+
+    def save_formset(self, request, form, formset, change):
+        # Seats change only through the director actions (replace/remove), never by hand.
+        formset.save(commit=False)
+
+    # --- bulk actions -----------------------------------------------------------------
+
+    def _each(self, request, queryset, fn, done: str):
+        ok = 0
+        for match in queryset:
+            try:
+                fn(match)
+                ok += 1
+            except ApplicationError as exc:
+                self.message_user(request, f"{match}: {exc.message}", messages.ERROR)
+        if ok:
+            self.message_user(request, f"{done}: {ok} match(es).", messages.SUCCESS)
+
+    @admin.action(description="Start the selected matches")
+    def action_start(self, request, queryset):
+        self._each(request, queryset,
+                   lambda m: director.match_start(match=m, actor=request.user), "Started")
+
+    @admin.action(description="Pause the selected matches")
+    def action_pause(self, request, queryset):
+        self._each(request, queryset,
+                   lambda m: director.match_pause(match=m, actor=request.user), "Paused")
+
+    @admin.action(description="Resume the selected matches")
+    def action_resume(self, request, queryset):
+        self._each(request, queryset,
+                   lambda m: director.match_resume(match=m, actor=request.user), "Resumed")
+
+    @admin.action(description="Close the open phase now")
+    def action_close_now(self, request, queryset):
+        def close(match):
+            phase = selectors.current_phase(match)
+            if phase is None:
+                raise ApplicationError("No open phase.")
+            director.phase_close_now(phase=phase, actor=request.user)
+        self._each(request, queryset, close, "Closed the phase of")
+
+    @admin.action(description="Extend the open deadline…")
+    def action_extend(self, request, queryset):
+        if queryset.count() != 1:
+            self.message_user(request, "Extend one match at a time.", messages.WARNING)
+            return None
+        return HttpResponseRedirect(reverse("admin:games_match_do",
+                                            args=[queryset.get().pk, "extend"]))
+
+    @admin.action(description="End the selected matches…")
+    def action_end(self, request, queryset):
+        if queryset.count() != 1:
+            self.message_user(request, "End one match at a time.", messages.WARNING)
+            return None
+        return HttpResponseRedirect(reverse("admin:games_match_do", args=[queryset.get().pk, "end"]))
+
+    # --- per-match director pages ------------------------------------------------------
+
+    def get_urls(self):
+        extra = [
+            path("<int:match_id>/do/<str:action>/", self.admin_site.admin_view(self.do_view),
+                 name="games_match_do"),
+            path("<int:match_id>/seat/<int:seat_id>/<str:action>/",
+                 self.admin_site.admin_view(self.seat_view), name="games_match_seat"),
+        ]
+        return extra + super().get_urls()
+
+    def _back(self, match_id: int):
+        return HttpResponseRedirect(reverse("admin:games_match_change", args=[match_id]))
+
+    def do_view(self, request: HttpRequest, match_id: int, action: str):
+        match = get_object_or_404(Match, pk=match_id)
+        if not self.has_change_permission(request, match):
+            return self._back(match_id)
+        form = None
+        if action == "extend":
+            form = ExtendForm(request.POST or None, initial={"token": uuid.uuid4().hex})
+        elif action == "end":
+            form = EndForm(request.POST or None)
+        elif action not in {"start", "pause", "resume", "close_now"}:
+            messages.error(request, "Unknown action.")
+            return self._back(match_id)
+        if request.method == "POST" and (form is None or form.is_valid()):
+            try:
+                self._apply(request, match, action, form)
+            except ApplicationError as exc:
+                messages.error(request, exc.message)
+                if form is None:
+                    return self._back(match_id)
+            else:
+                return self._back(match_id)
+        phase = selectors.current_phase(match)
+        return TemplateResponse(request, "admin/games/match/director_action.html", {
+            **self.admin_site.each_context(request), "opts": self.model._meta, "match": match,
+            "action": action, "form": form, "phase": phase,
+            "deadline": format_local(phase.deadline_at if phase else None, match.timezone),
+            "title": f"{action.replace('_', ' ').capitalize()}: {match.name}"})
+
+    def _apply(self, request, match: Match, action: str, form) -> None:
+        actor = request.user
+        if action == "start":
+            director.match_start(match=match, actor=actor)
+        elif action == "pause":
+            director.match_pause(match=match, actor=actor)
+        elif action == "resume":
+            director.match_resume(match=match, actor=actor)
+        elif action == "end":
+            director.match_end(match=match, actor=actor, reason=form.cleaned_data["reason"])
+        else:
+            phase = selectors.current_phase(match)
+            if phase is None:
+                raise ApplicationError("There is no open phase.")
+            if action == "close_now":
+                director.phase_close_now(phase=phase, actor=actor)
+            else:
+                applied = director.phase_extend(phase=phase, hours=form.cleaned_data["hours"],
+                                                actor=actor, token=form.cleaned_data["token"])
+                if not applied:
+                    messages.info(request, "That extension was already applied (double submit).")
+                    return
+        messages.success(request, f"{action.replace('_', ' ').capitalize()}: done.")
+
+    def seat_view(self, request: HttpRequest, match_id: int, seat_id: int, action: str):
+        seat = get_object_or_404(Seat, pk=seat_id, match_id=match_id)
+        if not self.has_change_permission(request, seat.match) or action not in {"replace", "remove"}:
+            return self._back(match_id)
+        form = ReplaceForm(request.POST or None) if action == "replace" else None
+        if request.method == "POST" and (form is None or form.is_valid()):
+            try:
+                if action == "remove":
+                    director.seat_remove(seat=seat, actor=request.user)
+                else:
+                    data = form.cleaned_data
+                    director.seat_replace(seat=seat, user=data.get("user"),
+                                          bot=data.get("bot", False), actor=request.user)
+            except ApplicationError as exc:
+                messages.error(request, exc.message)
+            else:
+                messages.success(request, f"Seat {seat.number}: {action} done.")
+                return self._back(match_id)
+        return TemplateResponse(request, "admin/games/match/director_action.html", {
+            **self.admin_site.each_context(request), "opts": self.model._meta,
+            "match": seat.match, "action": f"{action} seat {seat.number} ({seat})", "form": form,
+            "title": f"{action.capitalize()} seat {seat.number}: {seat.match.name}"})
+
+
+class ExtendForm(forms.Form):
+    hours = forms.FloatField(min_value=0.1, help_text="At most 48 hours per extension.")
+    token = forms.CharField(widget=forms.HiddenInput)
+
+    def clean_hours(self):
+        from django.conf import settings
+
+        hours = self.cleaned_data["hours"]
+        if hours > settings.MAX_EXTEND_HOURS:
+            raise forms.ValidationError(f"At most {settings.MAX_EXTEND_HOURS} hours per extension.")
+        return hours
+
+
+class EndForm(forms.Form):
+    reason = forms.CharField(max_length=300)
+
+
+class ReplaceForm(forms.Form):
+    user = forms.ModelChoiceField(queryset=get_user_model().objects.filter(is_active=True),
+                                  required=False)
+    bot = forms.BooleanField(required=False, help_text="Give the seat to the game's bot.")
+
+    def clean(self):
+        data = super().clean()
+        if bool(data.get("user")) == bool(data.get("bot")):
+            raise forms.ValidationError("Choose a user or the bot (one of them).")
+        return data
+
+
+@admin.register(Phase)
+class PhaseAdmin(admin.ModelAdmin):
+    list_display = ["match", "number", "kind", "deadline_at", "closed_at", "close_failures",
+                    "quarantined_at"]
+    list_filter = ["kind", ("quarantined_at", admin.EmptyFieldListFilter),
+                   ("closed_at", admin.EmptyFieldListFilter)]
+    readonly_fields = [f.name for f in Phase._meta.fields]
+    search_fields = ["match__name"]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(DiaryEntry)
+class DiaryEntryAdmin(admin.ModelAdmin):
+    list_display = ["match", "seq", "turn", "phase_kind", "kind", "is_public", "audience",
+                    "created_at"]
+    list_filter = ["is_public", "kind"]
+    search_fields = ["match__name", "kind"]
+    readonly_fields = [f.name for f in DiaryEntry._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Notification)
+class NotificationAdmin(admin.ModelAdmin):
+    list_display = ["recipient", "kind", "match", "created_at", "sent_at", "failed_at",
+                    "attempts"]
+    list_filter = ["kind", ("sent_at", admin.EmptyFieldListFilter),
+                   ("failed_at", admin.EmptyFieldListFilter)]
+    readonly_fields = [f.name for f in Notification._meta.fields]
+    actions = ["resend"]
+
+    @admin.action(description="Send again")
+    def resend(self, request, queryset):
+        from games.lib.oncommit import enqueue
+
+        for row in queryset:
+            Notification.objects.filter(pk=row.pk).update(sent_at=None, failed_at=None)
+            enqueue("notification_send", row.pk)
+        self.message_user(request, f"{queryset.count()} queued.")
+
+
+@admin.register(DirectorAction)
+class DirectorActionAdmin(admin.ModelAdmin):
+    list_display = ["created_at", "match", "actor", "action", "details"]
+    list_filter = ["action"]
+    readonly_fields = [f.name for f in DirectorAction._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(SweepHeartbeat)
+class SweepHeartbeatAdmin(admin.ModelAdmin):
+    list_display = ["id", "last_run_at", "age"]
+    readonly_fields = ["id", "last_run_at"]
+
+    @admin.display(description="seconds ago")
+    def age(self, beat):
+        return int((timezone_now() - beat.last_run_at).total_seconds()) if beat.last_run_at else "—"
