@@ -22,6 +22,10 @@ def _faces(faces: Any) -> str:
     return ", ".join(str(f) for f in faces) if faces else "-"
 
 
+def _obj(who: str) -> str:
+    return "you" if who == "You" else who
+
+
 def _dropped(d: dict[str, Any]) -> str:
     return "" if d.get("dropped") is None else f" ({d['dropped']} left the stock)"
 
@@ -48,17 +52,17 @@ EN: dict[str, Callable[[dict[str, Any], Callable[[Any], str]], str]] = {
     "game_over": lambda d, w: (f"Game over: {d['plate']} dice on the plate. Final score "
                                f"{d['score']}."),
     "grace_cancelled": lambda d, w: f"{w(d['seat'])} cancelled grace dice {_faces(d['faces'])}.",
-    "grace_fell": lambda d, w: f"Grace dice {_faces(d['faces'])} fell onto the field of {w(d['seat']).lower() if d['seat'] is not None else ''}.",
+    "grace_fell": lambda d, w: f"{w(d['seat'])}: grace dice {_faces(d['faces'])} fell onto the field.",
     "attack": lambda d, w: (f"{w(d['seat'])} attacked: {_faces(d['faces'])} into the "
                             f"{'grace zone' if d['into'] == 'grace' else 'field'} of "
-                            f"{w(d['to']).lower()}."),
+                            f"{_obj(w(d['to']))}."),
     "set_transfer": lambda d, w: f"{w(d['seat'])} sent the set {_faces(d['faces'])} to the opponent's field.",
     "hundred_transfer": lambda d, w: (f"{w(d['seat'])} reached {d['score']} and sent the whole "
                                       f"field ({_faces(d['faces'])}) to the opponent."),
     "bombed": lambda d, w: (f"{w(d['seat'])} used the bomb on {d['face']}s, removing "
                             f"{len(d['removed'])} dice; the bomb now belongs to "
-                            f"{w(d['owner']).lower()}."),
-    "loss_check_skipped": lambda d, w: f"The bomb skips the overflow check of {w(d['seat']).lower()} this turn.",
+                            f"{_obj(w(d['owner']))}."),
+    "loss_check_skipped": lambda d, w: f"The bomb skips the overflow check of {_obj(w(d['seat']))} this turn.",
     "passed": lambda d, w: f"{w(d['seat'])} had no die to take and passed.",
     "lost": lambda d, w: f"{w(d['seat'])} lost: {d['field']} dice on the field.",
     "won": lambda d, w: f"{w(d['seat'])} won with {d['score']} points.",

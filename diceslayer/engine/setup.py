@@ -115,7 +115,7 @@ def setup_with_events(config: Mapping[str, Any] | None, seats: Sequence[int],
         state = State(variant=variant, players=players, to_move=first,
                       target=VERSUS1_TARGET, rolls_done=index)
         return state, events
-    fields = [(), ()]
+    fields: list[tuple[int, ...]] = [(), ()]
     fields[first] = tuple(sorted(roll(roll_in_count(variant, 0), first, "roll_in")))
     state = State(variant=variant, players=(Player(plate=fields[0]), Player(plate=fields[1])),
                   to_move=first, target=cfg["target_score"] or None, rolls_done=index)

@@ -98,7 +98,7 @@ def scoring_picks(state: State, seat: int) -> list[dict[str, Any]]:
         options += [("opponent", f) for f in sorted(set(state.players[1 - seat].plate))]
     if v is Variant.SOLO_WILD and me.wild > 0:
         options += [("wild", f) for f in range(1, 7)]
-    out = []
+    out: list[dict[str, Any]] = []
     for src, face in options:
         stock, _ = after_adding(me.stock, face)
         kind = pattern_of(stock)
@@ -121,5 +121,5 @@ def scoring_picks(state: State, seat: int) -> list[dict[str, Any]]:
             order = {"pick": face, "from": "opponent"}
         out.append({"order": order, "face": face, "from": src, "pattern": kind,
                     "removes": removed, "points": points, "clears": clears})
-    out.sort(key=lambda e: (-e["points"], e["from"] == "wild", e["face"]))
+    out.sort(key=lambda e: (-int(e["points"]), e["from"] == "wild", int(e["face"])))
     return out
