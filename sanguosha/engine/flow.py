@@ -357,6 +357,9 @@ def h_play(ctx: Ctx, f: JSON) -> None:
             targets = targets[1:]
     elif not targets:
         targets = [s]
+    elif len(targets) > 1:
+        rank = {t: i for i, t in enumerate(ctx.action_order(s))}
+        targets.sort(key=lambda t: rank.get(t, 99))
     begin_use(ctx, s, d, targets, sub=order.get("sub_target"))
 
 
