@@ -52,11 +52,13 @@ class Ctx:
 
     # -- events -------------------------------------------------------------------------
     def emit(self, kind: str, data: dict[str, Any], seats: Iterable[int] | None) -> None:
-        self.events.append(Event(kind, data, None if seats is None else frozenset(seats)))
+        if seats is not None and not isinstance(seats, frozenset):
+            seats = frozenset(seats)
+        self.events.append(Event(kind, data, seats))
 
     def me(self, p: MPlayer, kind: str, data: dict[str, Any]) -> None:
         data.setdefault("player", p.pid)
-        self.emit(kind, data, (p.seat,))
+        self.events.append(Event(kind, data, frozenset((p.seat,))))
 
     # -- queries ------------------------------------------------------------------------
     def living_players(self) -> list[MPlayer]:

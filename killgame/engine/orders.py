@@ -173,7 +173,8 @@ def check_order(state: State, seat: int, order: Any, *, at_close: bool = False,
     ``at_close`` re-validates a stored order at phase close (§16): it skips the checks that
     concern submission only (CHECK lock, slots, medkit counts handled at resolution).
     """
-    o = _parse(order)
+    # stored orders were parsed when submitted; only the state-dependent checks can change
+    o = dict(order) if at_close else _parse(order)
     kind = o["type"]
     p = state.player_by_seat(seat)
     # "random outside a smoked zone" is MALFORMED (§10.1) and so checked first

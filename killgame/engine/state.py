@@ -75,7 +75,7 @@ class Monster:
         return f"m{self.number}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class State:
     """The whole match. ``closed_count`` zones of the closure order are closed."""
 
@@ -107,23 +107,23 @@ class State:
     def closed(self) -> frozenset[str]:
         return self.gmap.closed_set(self.closed_count)
 
+    def _index(self) -> tuple[dict[int, Player], dict[str, Player], dict[str, Monster]]:
+        # cached lookups (not a field: equality and dump ignore it)
+        idx = self.__dict__.get("_idx")
+        if idx is None:
+            idx = ({p.seat: p for p in self.players}, {p.pid: p for p in self.players},
+                   {m.mid: m for m in self.monsters})
+            object.__setattr__(self, "_idx", idx)
+        return idx  # type: ignore[no-any-return]
+
     def player_by_seat(self, seat: int) -> Player | None:
-        for p in self.players:
-            if p.seat == seat:
-                return p
-        return None
+        return self._index()[0].get(seat)
 
     def player_by_pid(self, pid: str) -> Player | None:
-        for p in self.players:
-            if p.pid == pid:
-                return p
-        return None
+        return self._index()[1].get(pid)
 
     def monster_by_id(self, mid: str) -> Monster | None:
-        for m in self.monsters:
-            if m.mid == mid:
-                return m
-        return None
+        return self._index()[2].get(mid)
 
     def living(self) -> list[Player]:
         return [p for p in self.players if p.alive]
