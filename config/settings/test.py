@@ -15,6 +15,10 @@ DATABASES = {"default": database_from_url(
     os.environ.get("TEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/pbw"),
     base_dir=BASE_DIR)}
 DATABASES["default"]["CONN_MAX_AGE"] = 0
+# One test database per test run (several runs may share this machine's PostgreSQL at
+# once); subprocesses inherit the name through the environment.
+os.environ.setdefault("PBW_TEST_DB", f"test_pbw_{os.getpid()}")
+DATABASES["default"]["TEST"] = {"NAME": os.environ["PBW_TEST_DB"]}
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
