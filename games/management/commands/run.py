@@ -1,0 +1,147 @@
+"""``manage.py run``: the embedded one-command server (DESIGN.md "Running it").
+
+1. ``migrate`` (SQLite under ``var/`` by default) and ``collectstatic``;
+2. a demo director ``admin``/``admin`` (printed) if no such user exists;
+3. demo matches when there are none: one started match of every registered game with a
+   few demo players (a game whose engine fails to set up is skipped, with the reason);
+4. ``runserver`` on ``0.0.0.0:8000`` (``--addr``), with a background thread doing what
+   Celery beat does in production: the deadline sweep every few seconds, and every minute
+   the auto start, the reminders, the outbox retry and the digests. Without ``REDIS_URL``
+   Celery runs tasks inline, so nothing else needs to run.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from importlib import import_module
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+from django.db import close_old_connections
+
+from games import registry
+from games.models import Match
+
+DEMO_PASSWORD = "demo"
+DEV_GAME = "tests.games.guessgame"
+
+
+def sweep_forever(interval: float, stop: threading.Event, log) -> None:
+    """The embedded beat: close due phases every ``interval`` s, the rest every minute."""
+    from games.services.matches import matches_start_due
+    from games.services.notifications import (digests_send, notification_send,
+                                              notifications_pending, seats_send_nags)
+    from games.services.phases import phases_close_due
+
+    last_minute = 0.0
+    while not stop.wait(interval):
+        close_old_connections()
+        try:
+            closed = phases_close_due()
+            if closed:
+                log(f"sweep: closed {closed} phase(s)")
+            if time.monotonic() - last_minute >= 60:
+                last_minute = time.monotonic()
+                matches_start_due()
+                seats_send_nags()
+                digests_send()
+                for notification_id in notifications_pending():
+                    try:
+                        notification_send(notification_id=notification_id)
+                    except Exception as exc:  # noqa: BLE001
+                        log(f"email {notification_id} failed again: {exc!r}")
+        except Exception as exc:  # noqa: BLE001 - the loop must survive anything
+            log(f"sweep error: {exc!r}")
+        finally:
+            close_old_connections()
+
+
+class Command(BaseCommand):
+    help = "Migrate, seed a demo, and serve with an embedded deadline sweeper (one command)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--addr", default="0.0.0.0:8000", help="host:port to serve on")
+        parser.add_argument("--sweep-seconds", type=float,
+                            default=float(settings.CELERY_BEAT_SWEEP_SECONDS))
+        parser.add_argument("--no-seed", action="store_true", help="do not create demo data")
+        parser.add_argument("--guess", action="store_true",
+                            help="also register the tests' guess-a-number game (automatic "
+                                 "when no game is installed)")
+        parser.add_argument("--no-serve", action="store_true",
+                            help="migrate and seed, then exit (for scripts and tests)")
+
+    def handle(self, *args, **opts):
+        db = settings.DATABASES["default"]
+        if db["ENGINE"].endswith("sqlite3") and db["NAME"] != ":memory:":
+            Path(db["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+        call_command("migrate", interactive=False, verbosity=0)
+        self.stdout.write("database migrated")
+        # WhiteNoise serves the collected files (manifest storage needs them collected).
+        call_command("collectstatic", interactive=False, verbosity=0)
+        if opts["guess"] or not registry.all_games():
+            self._register_dev_game()
+        if not opts["no_seed"]:
+            self._seed_admin()
+            self._seed_matches()
+        if opts["no_serve"]:
+            return
+        stop = threading.Event()
+        thread = threading.Thread(target=sweep_forever, name="deadline-sweeper", daemon=True,
+                                  args=(opts["sweep_seconds"], stop,
+                                        lambda m: self.stdout.write(m)))
+        thread.start()
+        self.stdout.write(f"deadline sweeper: every {opts['sweep_seconds']:g} s")
+        try:
+            call_command("runserver", opts["addr"], use_reloader=False)
+        finally:
+            stop.set()
+
+    def _register_dev_game(self) -> None:
+        try:
+            registry.register(import_module(DEV_GAME))
+            self.stdout.write("registered the dev game 'guess' (tests/games/guessgame.py)")
+        except ImportError as exc:
+            self.stdout.write(f"dev game not available: {exc}")
+
+    def _seed_admin(self) -> None:
+        User = get_user_model()
+        if User.objects.filter(username="admin").exists():
+            return
+        User.objects.create_superuser("admin", "admin@localhost", "admin")
+        self.stdout.write(self.style.WARNING(
+            "demo director created: username 'admin', password 'admin' (change it!)"))
+
+    def _seed_matches(self) -> None:
+        if Match.objects.exists():
+            return
+        for entry in registry.all_games():
+            preferred = max(entry.min_seats, min(3, entry.max_seats))
+            errors = []
+            for players in dict.fromkeys([preferred, entry.min_seats]):
+                try:
+                    match = self._seed_one(entry, players)
+                except Exception as exc:  # noqa: BLE001 - an unfinished engine must not stop the demo
+                    Match.objects.filter(game=entry.slug, status=Match.Status.FORMING).delete()
+                    errors.append(repr(exc))
+                    continue
+                self.stdout.write(f"demo match {match.name!r} started with {players} players "
+                                  f"(demo1..demo{players}, password {DEMO_PASSWORD!r})")
+                break
+            else:
+                self.stdout.write(f"demo {entry.slug}: skipped ({'; '.join(errors)})")
+
+    def _seed_one(self, entry, players: int) -> Match:
+        from games.services.matches import match_create, match_join, match_start
+
+        User = get_user_model()
+        match = match_create(game=entry.slug, name=f"Demo {entry.name}")
+        for n in range(1, players + 1):
+            user = User.objects.filter(username=f"demo{n}").first()
+            if user is None:
+                user = User.objects.create_user(f"demo{n}", f"demo{n}@localhost", DEMO_PASSWORD)
+            match_join(match=match, user=user)
+        return match_start(match=match)
