@@ -127,6 +127,9 @@ def _seat_for(request: HttpRequest, match: Match) -> Seat:
     seat = pages.seat_of(match, request.user)
     if seat is None:
         raise _Refused(error(403, "NOT_A_PARTICIPANT", "You do not have a seat in this match."))
+    if pages.game_or_none(match.game) is None:
+        raise _Refused(error(409, "GAME_NOT_INSTALLED",
+                             f"The game {match.game!r} is not installed on this server."))
     return seat
 
 

@@ -25,7 +25,7 @@ MAX_PLAYERS_BELOW_MIN = "The maximum cannot be below the minimum."
 class LobbyFilterForm(forms.Form):
     """``?game=&status=`` on the lobby; unknown values are ignored, never an error page."""
 
-    STATUS_CHOICES = [("forming", "Forming (join now)"), ("running", "Running"),
+    STATUS_CHOICES = [("forming", "Forming"), ("running", "Running"),
                       ("finished", "Finished"), ("all", "All")]
 
     game = forms.ChoiceField(required=False, label="Game")

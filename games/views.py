@@ -38,6 +38,7 @@ STARTED = "The match has started."
 CREATED = "The match is created."
 NOT_ALLOWED_TO_START = "Only the match's creator or the director can start it."
 UNKNOWN_GAME = "There is no game called {slug!r}."
+GAME_NOT_INSTALLED = "The game {slug!r} is not installed on this server; nothing can be played now."
 
 
 def _get_match_for_user(request: HttpRequest, match_id: int) -> Match:
@@ -246,9 +247,14 @@ def match_poll(request: HttpRequest, match_id: int) -> HttpResponse:
 # --- player actions --------------------------------------------------------------------
 
 def _seat_or_refuse(request: HttpRequest, match: Match) -> tuple[Seat | None, HttpResponse | None]:
+    """The user's seat, or the page with the refusal (no seat: 403; game not installed:
+    409, since the engine is needed to act)."""
     seat = _get_seat_for_user(match, request.user)
     if seat is None:
         return None, _match_page(request, match, status=403, error=NOT_A_PLAYER)
+    if pages.game_or_none(match.game) is None:
+        return None, _match_page(request, match, status=409,
+                                 error=GAME_NOT_INSTALLED.format(slug=match.game))
     return seat, None
 
 

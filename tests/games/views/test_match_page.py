@@ -292,3 +292,20 @@ def test_messages_are_shown_once(running_match, player_client):
     resp = post_order(player_client, running_match, '{"guess": 12}')
     msgs = [str(m) for m in get_messages(resp.wsgi_request)]
     assert any("saved" in m for m in msgs)
+
+
+def test_a_match_of_an_uninstalled_game_never_500s(running_match, player_client):
+    from games import registry
+
+    registry.unregister("guess")
+    assert player_client.get(detail_url(running_match)).status_code == 200
+    poll = player_client.get(reverse("games:match-poll", args=[running_match.pk]), {"v": 0})
+    assert poll.status_code == 200
+    resp = player_client.post(reverse("games:order-submit", args=[running_match.pk]),
+                              {"order": '{"guess": 5}'})
+    assert resp.status_code == 409 and "not installed" in page_text(resp)
+    resp = player_client.post(reverse("games:api-order-submit", args=[running_match.pk]),
+                              '{"order": {"guess": 5}}', content_type="application/json")
+    assert resp.status_code == 409 and resp.json()["error"]["code"] == "GAME_NOT_INSTALLED"
+    assert player_client.get(reverse("games:api-match", args=[running_match.pk])).status_code == 200
+    assert player_client.get("/").status_code == 200

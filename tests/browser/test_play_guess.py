@@ -1,0 +1,120 @@
+"""End to end in a real browser: two people sign up, create and join a guess match, the
+match starts, each submits a guess through the no-JS form and checks in, the last check-in
+closes the phase through the backend, and the first player's page updates its diary by
+htmx polling without a reload. Screenshots of the lobby and the match page at phone
+(390 px) and desktop widths go to docs/screenshots/.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from games.models import Match, Phase
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "correct-horse-battery-staple"
+SHOTS = Path(settings.BASE_DIR) / "docs" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def sign_up(page, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/signup/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Email").fill(f"{username}@example.com")
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_label("Password confirmation").fill(PASSWORD)
+    page.get_by_role("button", name="Create my account").click()
+    page.wait_for_url(f"{base}/")
+    assert f"Welcome, {username}!" in page.content()
+
+
+def submit_guess(page, guess: int) -> None:
+    page.get_by_label("Your order (JSON)").fill(f'{{"guess": {guess}}}')
+    page.get_by_role("button", name="Save order").click()
+    page.wait_for_load_state()
+    assert "Your order is saved" in page.content(), page.content()
+    assert f"You guessed {guess}." in page.locator("#diary").inner_text()
+
+
+def shoot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        page.set_viewport_size(size)
+        page.screenshot(path=str(SHOTS / f"{name}-{label}.png"), full_page=True)
+
+
+def test_two_players_play_a_round_of_guess(live_server, browser):
+    base = live_server.url
+    alice = browser.new_context(viewport=DESKTOP).new_page()
+    bob = browser.new_context(viewport=PHONE).new_page()
+
+    sign_up(alice, base, "alice")
+    sign_up(bob, base, "bob")
+
+    # alice creates a public match of the guess game (the form comes from config_schema)
+    alice.get_by_role("link", name="New match").click()
+    alice.get_by_role("link", name="Guess a Number").click()
+    alice.get_by_label("Name").fill("Browser match")
+    alice.get_by_label("Minimum players").fill("2")
+    alice.get_by_label("Rounds").fill("2")
+    alice.get_by_label("Deadlines").select_option("check")
+    alice.get_by_role("button", name="Create the match").click()
+    alice.wait_for_url(f"{base}/m/*/")
+    match = Match.objects.get(name="Browser match")
+
+    # bob joins from the lobby
+    bob.goto(f"{base}/")
+    row = bob.locator("#open-matches li", has_text="Browser match")
+    row.get_by_role("button", name="Join").click()
+    bob.wait_for_url(f"{base}/m/{match.pk}/")
+    assert "You joined the match" in bob.content()
+
+    # alice starts it by hand
+    alice.reload()
+    alice.get_by_role("button", name="Start now").click()
+    alice.wait_for_load_state()
+    assert "The match has started" in alice.content()
+    assert "0 of 2 checked in" in alice.locator("#phase-status").inner_text()
+    first_phase = Phase.objects.get(match=match, number=1) if Phase.objects.filter(
+        match=match, number=1).exists() else Phase.objects.filter(match=match).first()
+
+    submit_guess(alice, 25)
+    alice.get_by_role("button", name="Check in: I am done").click()
+    alice.wait_for_load_state()
+    assert "You are checked in" in alice.locator("#phase-status").inner_text()
+    assert "1 of 2 checked in" in alice.locator("#phase-status").inner_text()
+
+    bob.goto(f"{base}/m/{match.pk}/")
+    assert "You guessed 25" not in bob.content()  # alice's guess stays hers
+    submit_guess(bob, 75)
+    bob.get_by_role("button", name="Check in: I am done").click()
+    bob.wait_for_load_state()
+
+    # bob's check-in completed the awaited set: the backend closed the phase
+    first_phase.refresh_from_db()
+    assert first_phase.closed_at is not None
+    assert "Round 1: the number was" in bob.locator("#diary").inner_text()
+
+    # alice did not reload: her page polls /m/<id>/poll/?v=… and swaps the fragments in
+    alice.locator("#diary", has_text="Round 1: the number was").wait_for(timeout=15000)
+    assert "Your guess was 25." in alice.locator("#diary").inner_text()
+    assert "Seat 1 guessed 75" not in alice.locator("#diary").inner_text()
+    alice.locator("#phase-status", has_text="0 of 2 checked in").wait_for(timeout=15000)
+    assert "Check in: I am done" in alice.locator("#phase-status").inner_text()
+    assert alice.locator("#history td", has_text="Guess").count() == 1
+
+    # the countdown script ran
+    assert "left" in alice.locator(".countdown").first.inner_text()
+
+    shoot(alice, "match")
+    alice.goto(f"{base}/")
+    assert "Your move" in alice.locator("body").inner_text()
+    shoot(alice, "lobby")
+    for name in ("match", "lobby"):
+        for label in ("phone", "desktop"):
+            assert (SHOTS / f"{name}-{label}.png").stat().st_size > 5000
