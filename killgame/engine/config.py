@@ -14,6 +14,7 @@ from typing import Any, Mapping
 from games.rules import ConfigField, InvalidConfig
 
 from . import catalogue as cat
+from .maps import MapError, map_from_data
 
 _I = "int"
 _B = "bool"
@@ -77,6 +78,9 @@ SCHEMA: tuple[ConfigField, ...] = (
 )
 DEFAULTS: dict[str, Any] = {f.key: f.default for f in SCHEMA}
 _BY_KEY = {f.key: f for f in SCHEMA}
+#: optional key outside the schema: a map snapshot in the §20.3 JSON form (the Django layer
+#: copies the admin-edited map here at match creation); "map" must then be its id
+MAP_DATA = "map_data"
 _HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 
 
@@ -143,12 +147,27 @@ def _check_punishments(raw: Any) -> list[list[int]]:
 def validate_config(config: Mapping[str, Any] | None) -> dict[str, Any]:
     """Return the full config with defaults filled in, or raise InvalidConfig."""
     config = dict(config or {})
-    unknown = sorted(set(config) - set(DEFAULTS))
+    unknown = sorted(set(config) - set(DEFAULTS) - {MAP_DATA})
     if unknown:
         raise _bad(unknown[0], "unknown setting")
+    map_data = config.get(MAP_DATA)
     out: dict[str, Any] = {}
+    if map_data is not None:
+        if not isinstance(map_data, Mapping):
+            raise _bad(MAP_DATA, "must be an object")
+        try:
+            gmap = map_from_data(map_data)
+        except MapError as exc:
+            raise _bad(MAP_DATA, str(exc)) from None
+        if config.get("map", gmap.id) != gmap.id:
+            raise _bad("map", "must be the id of map_data")
+        config["map"] = gmap.id
+        out[MAP_DATA] = copy.deepcopy(dict(map_data))
     for f in SCHEMA:
         v = config.get(f.key, copy.deepcopy(f.default))
+        if f.key == "map" and map_data is not None:
+            out[f.key] = v
+            continue
         if f.type == _I:
             if type(v) is not int:
                 raise _bad(f.key, "must be a whole number")

@@ -39,9 +39,13 @@ def _z(zone: Any) -> str:
     return ZONE_NAMES.get(zone, str(zone)) if zone else "?"
 
 
-def _who(pid: Any, viewer: int | None, lang: str) -> str:
-    if viewer is not None and pid == f"p{viewer}":
-        return "you" if lang == "en" else "tu"
+def _is_me(pid: Any, viewer: int | None) -> bool:
+    return viewer is not None and pid == f"p{viewer}"
+
+
+def _who(pid: Any, viewer: int | None, lang: str, obj: bool = False) -> str:
+    if _is_me(pid, viewer):
+        return "you" if lang == "en" else ("te" if obj else "tu")
     if isinstance(pid, str) and pid.startswith("m"):
         return (f"monster {pid[1:]}" if lang == "en" else f"il mostro {pid[1:]}")
     return f"player {pid}" if lang == "en" else f"il giocatore {pid}"
@@ -78,8 +82,39 @@ def _attack(d: D, v: int | None, lang: str) -> str:
     if en:
         return (f"In {_z(d['zone'])} {_who(d['attacker'], v, lang)} attacked "
                 f"{_who(d['victim'], v, lang)} with the {_item(d['weapon'], lang)}{tail}.")
+    weapon = _item(d["weapon"], lang)
+    if _is_me(d["attacker"], v):
+        return (f"A {_z(d['zone'])} hai attaccato {_who(d['victim'], v, lang, True)} "
+                f"con {weapon}{tail}.")
+    if _is_me(d["victim"], v):
+        return f"A {_z(d['zone'])} {_who(d['attacker'], v, lang)} ti ha attaccato con {weapon}{tail}."
     return (f"A {_z(d['zone'])} {_who(d['attacker'], v, lang)} ha attaccato "
-            f"{_who(d['victim'], v, lang)} con {_item(d['weapon'], lang)}{tail}.")
+            f"{_who(d['victim'], v, lang, True)} con {weapon}{tail}.")
+
+
+def _healed(d: D, v: int | None, lang: str) -> str:
+    healer, target, n = d["healer"], d["target"], d["amount"]
+    if lang == "en":
+        if healer == target:
+            who = "You" if _is_me(healer, v) else _who(healer, v, lang).capitalize()
+            return f"{who} used a medkit: +{n} energy."
+        return f"{_who(healer, v, lang).capitalize()} healed {_who(target, v, lang)} for {n}."
+    if healer == target:
+        return (f"Hai usato un medikit: +{n} energia." if _is_me(healer, v) else
+                f"{_who(healer, v, lang).capitalize()} ha usato un medikit: +{n} energia.")
+    if _is_me(healer, v):
+        return f"Hai curato {_who(target, v, lang, True)} di {n}."
+    if _is_me(target, v):
+        return f"{_who(healer, v, lang).capitalize()} ti ha curato di {n}."
+    return f"{_who(healer, v, lang).capitalize()} ha curato {_who(target, v, lang, True)} di {n}."
+
+
+def _shout(d: D, v: int | None, lang: str) -> str:
+    if lang == "en":
+        return f"{_who(d['player'], v, lang).capitalize()} shouted a challenge from {_z(d['zone'])}."
+    if _is_me(d["player"], v):
+        return f"Hai lanciato una sfida da {_z(d['zone'])}."
+    return f"{_who(d['player'], v, lang).capitalize()} ha lanciato una sfida da {_z(d['zone'])}."
 
 
 TEXT: dict[str, tuple[Fn, Fn]] = {
@@ -109,12 +144,7 @@ TEXT: dict[str, tuple[Fn, Fn]] = {
         lambda d, v, l: "You took an antidote: the poison is gone.",
         lambda d, v, l: "Hai preso un antidoto: il veleno è sparito.",
     ),
-    "healed": (
-        lambda d, v, l: f"{_who(d['healer'], v, l).capitalize()} healed "
-                        f"{_who(d['target'], v, l)} for {d['amount']}.",
-        lambda d, v, l: f"{_who(d['healer'], v, l).capitalize()} ha curato "
-                        f"{_who(d['target'], v, l)} di {d['amount']}.",
-    ),
+    "healed": (_healed, _healed),
     "smoke_thrown": (
         lambda d, v, l: f"You threw a smoke grenade into {_z(d['zone'])}.",
         lambda d, v, l: f"Hai lanciato un fumogeno su {_z(d['zone'])}.",
@@ -194,12 +224,7 @@ TEXT: dict[str, tuple[Fn, Fn]] = {
         lambda d, v, l: "You wore: " + ", ".join(_item(i, l) for i in d["items"]) + ".",
         lambda d, v, l: "Hai indossato: " + ", ".join(_item(i, l) for i in d["items"]) + ".",
     ),
-    "shout": (
-        lambda d, v, l: f"{_who(d['player'], v, l).capitalize()} shouted a challenge from "
-                        f"{_z(d['zone'])}.",
-        lambda d, v, l: f"{_who(d['player'], v, l).capitalize()} ha lanciato una sfida da "
-                        f"{_z(d['zone'])}.",
-    ),
+    "shout": (_shout, _shout),
     "shout_result": (
         lambda d, v, l: ("The crowd loved your shout." if d["success"] else
                          "The crowd booed your shout.") + f" Persuasion {d['persuasion']}.",
@@ -236,7 +261,7 @@ TEXT: dict[str, tuple[Fn, Fn]] = {
         lambda d, v, l: f"The monster in {_z(d['zone'])} attacked "
                         + ", ".join(_who(x, v, l) for x in d["victims"]) + ".",
         lambda d, v, l: f"Il mostro a {_z(d['zone'])} ha attaccato "
-                        + ", ".join(_who(x, v, l) for x in d["victims"]) + ".",
+                        + ", ".join(_who(x, v, l, True) for x in d["victims"]) + ".",
     ),
     "poison_tick": (
         lambda d, v, l: f"The poison cost you {d['amount']}.",

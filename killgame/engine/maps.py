@@ -127,3 +127,31 @@ MAPS: dict[str, GameMap] = _load_all()
 
 def get_map(map_id: str) -> GameMap:
     return MAPS[map_id]
+
+
+_FROM_DATA: dict[str, GameMap] = {}
+
+
+def map_from_data(raw: Mapping[str, Any]) -> GameMap:
+    """A checked map from its §20.3 JSON form, memoised by content.
+
+    Matches snapshot their map into ``config["map_data"]`` (so an admin-edited map takes
+    effect for new matches only); every state of such a match rebuilds the same map, so the
+    checked result is kept (bounded cache). Raises :class:`MapError`.
+    """
+    try:
+        key = json.dumps(raw, sort_keys=True)
+    except (TypeError, ValueError) as exc:
+        raise MapError(f"map data is not JSON: {exc}") from None
+    found = _FROM_DATA.get(key)
+    if found is None:
+        try:
+            found = build_map(raw)
+        except MapError:
+            raise
+        except (TypeError, ValueError, AttributeError, KeyError) as exc:
+            raise MapError(f"map data is malformed: {exc}") from None
+        if len(_FROM_DATA) >= 64:
+            _FROM_DATA.clear()
+        _FROM_DATA[key] = found
+    return found

@@ -83,6 +83,7 @@ def _close_tactical(state: State, seed: str) -> Resolution:
         monsters.move(ctx)
         _expulsion(ctx, start_zone)
         _closed_penalty(ctx)
+        ctx.compute_occupants()  # deaths are seen where the players now are
         ctx.death_check()
     return _open_action(ctx)
 

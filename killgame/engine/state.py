@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, Mapping
 
-from .maps import GameMap, get_map
+from .maps import GameMap, get_map, map_from_data
 
 PhaseName = str  # "tactical" | "action"
 PlayerId = str
@@ -101,6 +101,10 @@ class State:
 
     @property
     def gmap(self) -> GameMap:
+        """The match's map: the snapshot in ``config["map_data"]`` if any, else the built-in."""
+        data = self.config.get("map_data")
+        if data:
+            return map_from_data(data)
         return get_map(self.map_id)
 
     @property

@@ -61,7 +61,8 @@ def _me(state: State, p: Player) -> dict[str, Any]:
         "poisoned": p.poison_until >= T and p.poison_until > 0,
         "poison_ticks_left": max(0, p.poison_until - T + 1) if p.poison_until >= T else 0,
         "reload_turn": p.reload_turn,
-        "reloading": p.reload_turn == (T if state.phase == ACTION else T) and p.reload_turn > 0,
+        # the machine gun / shotgun cannot fire in this turn's Action phase
+        "reloading": p.reload_turn == T,
         "approval": p.approval, "persuasion": p.persuasion,
         "orders": [{"slot": o.slot, "seq": o.seq, "order": dict(o.order)} for o in p.orders],
         "checked": p.checked,
