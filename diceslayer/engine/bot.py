@@ -313,7 +313,7 @@ def _versus_value(state: State, seat: int, order: Order) -> tuple[float, str]:
 # ---------------------------------------------------------------- public
 
 def _choose(state: State, seat: int) -> tuple[Order, str] | None:
-    if state.over or seat != state.to_move or seat >= len(state.players):
+    if state.over or seat != state.to_move or state.pending is not None:
         return None
     if state.variant.is_solo:
         ranked = solo_choices(state)

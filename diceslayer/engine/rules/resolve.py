@@ -86,11 +86,13 @@ class _Turn:
         self.events.append(Event(kind=kind, data=data))
 
     def roll(self, n: int, seat: int, reason: str) -> list[int]:
+        """Roll ``n`` dice (one batch); roll-ins are announced, attacks say it themselves."""
         if n <= 0:
             return []
         faces = list(self.dice.roll(n, self.rolls_done))
         self.rolls_done += 1
-        self.emit("rolled", seat=seat, faces=faces, reason=reason)
+        if reason != "attack":
+            self.emit("rolled", seat=seat, faces=faces, reason=reason)
         return faces
 
 

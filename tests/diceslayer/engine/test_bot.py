@@ -93,13 +93,15 @@ def test_each_decision_takes_at_most_50_ms_even_with_a_cold_cache():
                  solo([1, 2, 3, 3, 4, 6], [4, 6], wild=2, variant=Variant.SOLO_WILD),
                  solo([2, 3, 4, 5, 6], [6, 1], wild=1, variant=Variant.SOLO_WILD),
                  solo([1, 2, 4, 4, 5, 6], [5, 4])]
+    # CPU time of this process, best of five: other work on a shared machine must not
+    # make the test flaky, while a slow search still fails it.
     for s in positions:
         best = float("inf")
-        for _ in range(3):  # best of three, against a noisy machine
+        for _ in range(5):
             bot._CONTEXTS.clear()
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             engine.bot_orders(s, 0, "t")
-            best = min(best, time.perf_counter() - t0)
+            best = min(best, time.process_time() - t0)
         assert best * 1000 <= 50, (s, best)
 
 

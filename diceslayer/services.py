@@ -1,0 +1,237 @@
+"""Dice Slayer on the framework: starting solo games, the daily challenge and versus
+matches, joining an open versus game, and playing a move that resolves at once.
+
+Every game is a ``games.Match`` (DESIGN.md: "solo: one move = one step, no deadline;
+versus: one phase per turn, the active player awaited"). The services here only compose
+the framework's services (``match_create``, ``match_join``, ``match_start``,
+``order_submit``, ``phase_close``) and keep the daily-challenge rows in step; the rules
+stay in ``diceslayer.engine``.
+
+Instant play: a pick is an order that completes the phase (the engine's ``submit`` says
+``done``), so the framework checks the seat in and queues the close on commit. We then
+call ``phase_close`` ourselves, synchronously: it is idempotent (a worker that got there
+first makes our call a no-op), and it means a solo round resolves inside the request even
+when no Celery worker runs. The same goes for a bot seat's turn that opens right after.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import date, datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils.timezone import now as timezone_now
+
+from diceslayer import engine
+from diceslayer.models import DailyAttempt
+from games.exceptions import ApplicationError
+from games.models import Match, Phase, Seat
+from games.services.matches import match_create, match_join, match_start
+from games.services.orders import order_submit
+from games.services.phases import PhaseCloseFailed, phase_close
+from games.services.seats import phase_all_checked_in
+
+log = logging.getLogger(__name__)
+
+GAME = engine.SLUG
+SOLO_VARIANTS = ("solo", "solo_wild")
+VERSUS_VARIANTS = ("versus2", "versus1")
+DAILY_VARIANT = "solo"
+TURN_HOURS_CHOICES = (1, 4, 12, 24, 48, 72)
+DEFAULT_TURN_HOURS = 24
+
+ALREADY_PLAYED_TODAY = "You already started today's challenge: one attempt per player per day."
+NOT_A_SOLO_VARIANT = "Choose solo or solo with wild dice."
+NOT_A_VERSUS_VARIANT = "Choose versus prototype 2 or prototype 1."
+CHALLENGE_YOURSELF = "You cannot challenge yourself."
+NO_SUCH_USER = "There is no player called {name!r}."
+BAD_TURN_HOURS = "The time per turn is one of {choices} hours."
+NOT_DICESLAYER = "This is not a Dice Slayer match."
+NOT_OPEN = "This game is no longer open to join."
+
+
+def versus_schedule(hours: float) -> dict[str, Any]:
+    """A per-turn deadline of ``hours``: the engine names its versus timing ``normal``, so
+    the duration class and the plain duration agree (an admin edits either)."""
+    return {"mode": "duration", "hours": hours, "durations": {"normal": int(hours * 3600)}}
+
+
+def default_schedule(config: dict[str, Any]) -> dict[str, Any]:
+    """Registry hook: 24 h per versus turn by default (rules §5); solo never has a deadline
+    (its phases have timing ``none``)."""
+    return versus_schedule(DEFAULT_TURN_HOURS)
+
+
+def today(now: datetime | None = None) -> date:
+    """The daily challenge's calendar day: the UTC date, the same for everyone."""
+    return (now or timezone_now()).date()
+
+
+# --- solo and the daily challenge ------------------------------------------------------
+
+def solo_start(*, user, variant: str = "solo", now: datetime | None = None) -> Match:
+    """A private one-seat match of ``variant``, started: the first roll-in is on the plate."""
+    if variant not in SOLO_VARIANTS:
+        raise ApplicationError(NOT_A_SOLO_VARIANT, code="INVALID", status=400, field="variant")
+    with transaction.atomic():
+        match = match_create(game=GAME, name=f"Solo · {user.get_username()}", created_by=user,
+                             config={"variant": variant}, min_players=1, max_players=1,
+                             is_private=True)
+        match_join(match=match, user=user, invite_code=match.invite_code)
+        match_start(match=match, now=now)
+    return match
+
+
+def daily_start(*, user, now: datetime | None = None) -> tuple[DailyAttempt, bool]:
+    """Today's attempt of ``user``: ``(attempt, True)`` when this call started it,
+    ``(existing, False)`` when the player already had one (it is not started again).
+
+    1. The match is seeded with ``engine.daily_seed(day)``: everyone gets the same
+       roll-ins for the same choices (phase seeds derive from the match seed and the phase
+       number, STYLE.md §6).
+    2. The ``DailyAttempt`` row is created in the same transaction; the unique
+       ``(user, day)`` constraint turns a concurrent second start into a refusal and rolls
+       the second match back.
+    """
+    now = now or timezone_now()
+    day = today(now)
+    existing = DailyAttempt.objects.filter(user=user, day=day).select_related("match").first()
+    if existing is not None:
+        return existing, False
+    try:
+        with transaction.atomic():
+            match = match_create(game=GAME, name=f"Daily {day.isoformat()} · {user.get_username()}",
+                                 created_by=user, config={"variant": DAILY_VARIANT},
+                                 min_players=1, max_players=1, is_private=True)
+            seed = engine.daily_seed(day.isoformat())
+            Match.objects.filter(pk=match.pk).update(seed=seed)
+            match.seed = seed
+            attempt = DailyAttempt.objects.create(user=user, day=day, match=match)
+            match_join(match=match, user=user, invite_code=match.invite_code)
+            match_start(match=match, now=now)
+    except IntegrityError:
+        raise ApplicationError(ALREADY_PLAYED_TODAY, code="DAILY_TAKEN", status=409) from None
+    attempt.match = match
+    return attempt, True
+
+
+def daily_attempt_sync(*, match: Match, now: datetime | None = None) -> DailyAttempt | None:
+    """Copy a finished daily match's final score onto its attempt (idempotent)."""
+    if match.status != Match.Status.FINISHED:
+        return None
+    scores = (match.outcome or {}).get("scores") or {}
+    if "0" not in scores:
+        return None
+    rounds = Phase.objects.filter(match=match, closed_at__isnull=False).count()
+    DailyAttempt.objects.filter(match=match, score__isnull=True).update(
+        score=int(scores["0"]), rounds=rounds, finished_at=match.finished_at or now
+        or timezone_now())
+    return DailyAttempt.objects.filter(match=match).first()
+
+
+# --- versus ------------------------------------------------------------------------------
+
+def user_by_username(name: str):
+    """The active user called ``name`` (case-insensitive) or an ApplicationError."""
+    name = (name or "").strip()
+    user = get_user_model().objects.filter(username__iexact=name, is_active=True).first()
+    if user is None:
+        raise ApplicationError(NO_SUCH_USER.format(name=name), code="NO_SUCH_USER", status=400,
+                               field="opponent")
+    return user
+
+
+def versus_create(*, challenger, variant: str = "versus2", opponent=None, against_bot: bool = False,
+                  turn_hours: float = DEFAULT_TURN_HOURS, target_score: int = 0,
+                  bots_enabled: bool = False, now: datetime | None = None) -> Match:
+    """A two-player match.
+
+    - ``opponent`` given: a private challenge; both are seated and it starts at once (the
+      opponent gets the framework's "match started" mail, then "your move").
+    - ``against_bot``: the second seat is the game's bot; it starts at once.
+    - neither: a public game that waits in the list until someone joins
+      (:func:`versus_join` starts it).
+
+    ``turn_hours`` is the per-turn deadline; ``bots_enabled`` lets the bot play a turn
+    whose player let the deadline pass (otherwise the rules' stated default is played).
+    """
+    if variant not in VERSUS_VARIANTS:
+        raise ApplicationError(NOT_A_VERSUS_VARIANT, code="INVALID", status=400, field="variant")
+    if turn_hours not in TURN_HOURS_CHOICES:
+        raise ApplicationError(BAD_TURN_HOURS.format(
+            choices=", ".join(map(str, TURN_HOURS_CHOICES))), code="INVALID", status=400,
+            field="turn_hours")
+    if opponent is not None and opponent.pk == challenger.pk:
+        raise ApplicationError(CHALLENGE_YOURSELF, code="INVALID", status=400, field="opponent")
+    config = {"variant": variant, "target_score": target_score if variant == "versus2" else 0}
+    who = (opponent.get_username() if opponent is not None else "the bot" if against_bot
+           else "anyone")
+    with transaction.atomic():
+        match = match_create(game=GAME, name=f"{challenger.get_username()} vs {who}",
+                             created_by=challenger, config=config, min_players=2, max_players=2,
+                             is_private=opponent is not None or against_bot,
+                             schedule=versus_schedule(turn_hours), bots_enabled=bots_enabled)
+        match_join(match=match, user=challenger, invite_code=match.invite_code)
+        if opponent is not None:
+            match_join(match=match, user=opponent, invite_code=match.invite_code)
+            match_start(match=match, actor=challenger, now=now)
+        elif against_bot:
+            Seat.objects.create(match=match, user=None, is_bot=True)
+            match_start(match=match, actor=challenger, now=now)
+    _close_ready(match, now=now)
+    match.refresh_from_db()
+    return match
+
+
+def versus_join(*, match: Match, user, now: datetime | None = None) -> Match:
+    """Join an open versus game; the second player starts it."""
+    if match.game != GAME:
+        raise ApplicationError(NOT_DICESLAYER, code="INVALID", status=400)
+    if match.status != Match.Status.FORMING or match.is_private:
+        raise ApplicationError(NOT_OPEN, code="NOT_FORMING", status=409)
+    with transaction.atomic():
+        match_join(match=match, user=user)
+        if match.seats.count() >= match.max_players:
+            match_start(match=match, now=now)
+    _close_ready(match, now=now)
+    match.refresh_from_db()
+    return match
+
+
+# --- playing -----------------------------------------------------------------------------
+
+def _close_ready(match: Match, *, now: datetime | None = None, limit: int = 4) -> None:
+    """Close the open phase while it is complete (every awaited seat checked in: the mover
+    just moved, or the mover is the bot). Bounded: a bot never answers a bot here."""
+    for _ in range(limit):
+        phase = Phase.objects.filter(match=match, closed_at__isnull=True).order_by("-number").first()
+        if phase is None or not phase.close_when_all_checked_in or not phase_all_checked_in(phase):
+            return
+        try:
+            if not phase_close(phase_id=phase.pk, now=now):
+                return
+        except PhaseCloseFailed:
+            # Recorded and retried by the sweep; the accepted move is kept.
+            log.exception("closing match %s phase %s after a move failed", match.pk, phase.pk)
+            return
+
+
+def move_play(*, match: Match, seat: Seat, payload: Any, phase_id: int | None = None,
+              version: int | None = None, now: datetime | None = None) -> Match:
+    """Play one move and resolve it at once.
+
+    1. ``order_submit`` (the engine validates: a bad pick is an ApplicationError and
+       nothing changes; a stale ``phase_id``/``version`` is refused);
+    2. close the phase now (and a bot's turn right after), see the module docstring;
+    3. a finished daily game copies its score onto the attempt.
+    """
+    if match.game != GAME:
+        raise ApplicationError(NOT_DICESLAYER, code="INVALID", status=400)
+    order_submit(match=match, seat=seat, payload=payload, phase_id=phase_id, version=version,
+                 now=now)
+    _close_ready(match, now=now)
+    match.refresh_from_db()
+    daily_attempt_sync(match=match, now=now)
+    return match
