@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import re
 from typing import Any, Mapping
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from games.rules import ConfigField, InvalidConfig
 
@@ -186,6 +187,10 @@ def validate_config(config: Mapping[str, Any] | None) -> dict[str, Any]:
     for key in ("tactical_opens_at", "action_opens_at"):
         if not _HHMM.match(out[key]):
             raise _bad(key, "must be HH:MM")
+    try:
+        ZoneInfo(out["timezone"])
+    except (ZoneInfoNotFoundError, ValueError):
+        raise _bad("timezone", "unknown time zone") from None
     out["weapons"] = _check_weapons(out["weapons"])
     out["prices"] = _check_prices(out["prices"])
     out["rewards"] = _check_rewards(out["rewards"])

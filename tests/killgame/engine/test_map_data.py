@@ -44,10 +44,12 @@ def test_map_data_failing_the_map_checks_is_refused():
     ok["edges"] = [["a", "b"], ["b", "c"], ["c", "d"], ["d", "e"], ["c", "e"], ["a", "e"]]
     ok["closure_order"] = ["b", "a"]
     assert engine.validate_config({"map_data": ok})["map"] == "tiny"
-    # a hangs only on b: closing b first cuts a off from the open region
+    # a - b - f, a - f: closing b first leaves {a, f} cut off from c, d, e
     cut = copy.deepcopy(TINY)
-    cut["edges"] = [["a", "b"], ["b", "c"], ["c", "d"], ["d", "e"], ["c", "e"], ["b", "d"]]
-    cut["closure_order"] = ["b", "a"]
+    cut["zones"]["f"] = {"name": "F"}
+    cut["edges"] = [["a", "b"], ["b", "c"], ["c", "d"], ["d", "e"], ["c", "e"], ["b", "f"],
+                    ["a", "f"]]
+    cut["closure_order"] = ["b", "a", "f"]
     with pytest.raises(InvalidConfig, match="cuts the open region"):
         engine.validate_config({"map_data": cut})
     island = copy.deepcopy(TINY)
