@@ -100,6 +100,9 @@ def check_position(state: State) -> None:
         if v is Variant.VERSUS1 and len(p.plate) >= 10:
             raise ValueError(f"players[{i}].plate: a versus1 field never holds 10 or more "
                              "when a player chooses")
+    if v is Variant.VERSUS2 and not state.over and not any(p.plate for p in state.players):
+        raise ValueError("in versus2 the mover's roll-in always brings dice: both fields "
+                         "cannot be empty when a player chooses")
     if state.bomb is not None and v is not Variant.VERSUS2:
         raise ValueError("the bomb exists only in versus2")
     if state.bomb is not None and state.bomb not in (0, 1):

@@ -76,6 +76,8 @@ MALFORMED = {
     "grace outside versus1": {"variant": "solo", "players": [{"plate": [1], "grace": [2]}]},
     "wild outside solo_wild": {"variant": "versus2", "players": [{"plate": [1], "wild": 1},
                                                                   {"plate": [2]}]},
+    "versus2 with both fields empty": {"variant": "versus2",
+                                       "players": [{"plate": []}, {"plate": []}]},
     "bomb in solo": {"variant": "solo", "players": [{"plate": [1]}], "bomb": 0},
     "bad bomb": {"variant": "versus2", "players": [{"plate": [1]}, {"plate": [2]}], "bomb": 2},
     "target in versus1": {"variant": "versus1", "players": [{"plate": [1]}, {"plate": [2]}],

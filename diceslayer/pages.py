@@ -1,0 +1,124 @@
+"""What the Dice Slayer play page and its htmx fragments show, built from the engine's
+``player_view`` (and, for the replay, from positions rebuilt by ``replay_steps``) plus the
+seat's own diary rows — never from raw state (DESIGN.md "Hidden information"). Dice Slayer
+hides nothing, but the board still goes through the one door.
+
+The hint (the bot's move and its reason) and the "scoring picks" list are computed by the
+engine from the same position and passed as plain dicts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from django.http import HttpRequest
+from django.urls import reverse
+
+from diceslayer import engine
+from diceslayer.models import DailyAttempt
+from games import selectors as game_selectors
+from games.lib import pages as game_pages
+from games.models import Match, Seat
+
+RECENT_EVENTS = 14
+SHARE_URL_NAME = "diceslayer:daily"
+KEYBOARD_HELP = ("Keyboard: press 1–6 to pick a die of that face{opp}; H asks for a hint; "
+                 "S shows the picks that score.")
+
+
+def names_by_seat(match: Match) -> dict[int, str]:
+    seats = Seat.objects.filter(match=match, number__isnull=False).select_related("user")
+    return {s.number: (s.user.get_username() if s.user_id else "The bot") for s in seats}
+
+
+def _dice_row(faces: list[int], highlight: set[int], keyed: bool) -> list[dict[str, Any]]:
+    """Dice of a plate or field with the data the buttons need: the first die of each face
+    carries the keyboard key (1–6 pick that face)."""
+    out, seen = [], set()
+    for face in faces:
+        out.append({"face": face, "key": keyed and face not in seen, "hot": face in highlight})
+        seen.add(face)
+    return out
+
+
+def _player_panel(p: dict[str, Any], *, name: str, mine: bool, limit: int,
+                  highlight: set[int]) -> dict[str, Any]:
+    stock = list(p["stock"])
+    return {
+        "seat": p["seat"], "name": name, "mine": mine, "score": p["score"],
+        "dice": _dice_row(p["plate"], highlight, keyed=True), "count": len(p["plate"]),
+        "stock": stock, "stock_slots": stock + [None] * (3 - len(stock)),
+        "wild": p["wild"], "grace": p["grace"], "next_roll_in": p["next_roll_in"],
+        "limit": limit, "danger": len(p["plate"]) >= limit - 2,
+    }
+
+
+def share_text(attempt: DailyAttempt, view: dict[str, Any], url: str) -> str:
+    """The short result a player pastes into a chat."""
+    score = view["players"][0]["score"]
+    rounds = attempt.rounds if attempt.rounds is not None else view["turn"]
+    return (f"Dice Slayer daily {attempt.day.isoformat()}: {score} points in {rounds} rounds. "
+            f"Same dice for everyone — beat me: {url}")
+
+
+def board_context(request: HttpRequest, match: Match, *, hint: bool = False,
+                  patterns: bool = False, error: str | None = None) -> dict[str, Any]:
+    """Everything ``templates/diceslayer/fragments/board.html`` shows."""
+    seat = game_pages.seat_of(match, request.user)
+    number = seat.number if seat is not None else None
+    state = engine.load(match.state)
+    view = engine.player_view(state, number)
+    live = match.status in game_pages.LIVE_STATUSES
+    phase = game_selectors.current_phase(match) if live else None
+    names = names_by_seat(match)
+    solo = view["variant"] in ("solo", "solo_wild")
+    limit = view["limits"].get("game_over_at") or view["limits"].get("loss_at") or 0
+    scoring = engine.scoring_picks(state, number) if patterns and number is not None else []
+    hot_own = {e["face"] for e in scoring if e["from"] == "own"}
+    hot_opp = {e["face"] for e in scoring if e["from"] == "opponent"}
+    me_n = number if number is not None else 0
+    panels = []
+    for p in view["players"]:
+        mine = p["seat"] == number
+        panels.append(_player_panel(
+            p, name=("You" if mine else names.get(p["seat"], f"Player {p['seat'] + 1}")),
+            mine=mine, limit=limit, highlight=hot_own if mine else hot_opp))
+    me = panels[me_n]
+    others = [pl for pl in panels if pl["seat"] != me_n]
+    can_move = bool(view["your_turn"] and match.status == Match.Status.RUNNING and phase)
+    advice = engine.hint(state, number) if hint and can_move else None
+    attempt = DailyAttempt.objects.filter(match=match).first()
+    outcome = match.outcome if match.status == Match.Status.FINISHED else None
+    winners = [names.get(w, f"Player {w + 1}") for w in (outcome or {}).get("winners", [])]
+    you_won = number is not None and number in (outcome or {}).get("winners", [])
+    diary = game_selectors.diary_for_seat(
+        match, number, since_seq=max(0, match.diary_seq - RECENT_EVENTS),
+        lang=getattr(request, "LANGUAGE_CODE", None) or "en")
+    board_url = reverse("diceslayer:board", args=[match.pk])
+    share = None
+    if attempt is not None and view["over"] and attempt.score is not None:
+        share = share_text(attempt, view, request.build_absolute_uri(reverse(SHARE_URL_NAME)))
+    legal = view["legal"] or {}
+    return {
+        "match": match, "view": view, "seat": seat, "phase": phase, "solo": solo,
+        "me": me, "others": others, "names": names, "can_move": can_move,
+        "legal": legal, "wild_faces": legal.get("wild") or [], "bomb_faces": legal.get("bomb") or [],
+        "bomb": view["bomb"], "bomb_owner": (None if view["bomb"] in (None, "neutral")
+                                             else names.get(view["bomb"], "")),
+        "hint": advice, "hint_asked": hint, "patterns": patterns, "scoring": scoring,
+        "error": error, "attempt": attempt, "outcome": outcome, "winners": winners,
+        "you_won": you_won, "diary": list(diary), "share_text": share,
+        "to_move_name": names.get(view["to_move"], ""),
+        "keyboard_help": KEYBOARD_HELP.format(
+            opp="" if solo else " from your field (Shift+1–6 from your opponent's)"),
+        "board_url": board_url,
+        "hint_url": board_url + "?" + urlencode({"hint": 1, "patterns": int(patterns)}),
+        "patterns_url": board_url + "?" + urlencode({"patterns": 0 if patterns else 1,
+                                                     "hint": int(hint)}),
+        "poll_url": board_url + "?" + urlencode({"v": match.version}),
+        "poll": (not solo) and live,
+        "pick_url": reverse("diceslayer:pick", args=[match.pk]),
+        "replay_url": reverse("diceslayer:replay", args=[match.pk]),
+        "variant_solo": solo,
+    }
