@@ -63,14 +63,14 @@ def current_phase(state: State) -> PhaseSpec | None:
 
 
 def validate_order(state: State, seat: int, order: Mapping[str, Any]) -> None:
-    check(Ctx(state), seat, order)
+    check(Ctx(state, copy=False), seat, order)
 
 
 def submit(state: State, seat: int, order: Mapping[str, Any]) -> Submitted:
     """Store ``seat``'s answer to the open ask (validated; replaces an earlier answer)."""
     ctx = Ctx(state)
     check(ctx, seat, order)
-    ctx.st["answers"][str(seat)] = copy_json(dict(order))
+    ctx.st["answers"][str(seat)] = copy_json(dict(order))  # also proves the order is JSON
     return Submitted(state=ctx.freeze(), done=True)
 
 

@@ -9,6 +9,7 @@ draws randomness only from ``(seed, counter kept in the state)``.
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +27,11 @@ def copy_json(raw: Any) -> Any:
     return json.loads(json.dumps(raw))
 
 
+def copy_fast(raw: Any) -> Any:
+    """A deep copy of plain data (internal working copies; ``dump`` proves JSON-ness)."""
+    return pickle.loads(pickle.dumps(raw, pickle.HIGHEST_PROTOCOL))
+
+
 @dataclass(frozen=True)
 class State:
     """An immutable game state. ``raw`` is never mutated after construction."""
@@ -41,9 +47,9 @@ class State:
 class Ctx:
     """Mutable working copy of a state plus the events produced so far."""
 
-    def __init__(self, state: State | JSON, seed: str = "") -> None:
+    def __init__(self, state: State | JSON, seed: str = "", *, copy: bool = True) -> None:
         raw = state.raw if isinstance(state, State) else state
-        self.st: JSON = copy_json(raw)
+        self.st: JSON = copy_fast(raw) if copy else raw
         self.seed = seed
         self.events: list[Event] = []
 
@@ -58,7 +64,7 @@ class Ctx:
 
     def emit(self, kind: str, data: JSON | None = None, to: Any = None) -> None:
         vis = None if to is None else frozenset(int(s) for s in to)
-        self.events.append(Event(kind, copy_json(data or {}), vis))
+        self.events.append(Event(kind, copy_fast(data) if data else {}, vis))
 
     @property
     def n(self) -> int:

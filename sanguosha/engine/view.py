@@ -15,10 +15,17 @@ from sanguosha.engine.state import State, copy_json
 JSON = dict[str, Any]
 
 
-def card_info(n: int) -> JSON:
+def _card_info(n: int) -> JSON:
     c = CARDS[n]
     return {"id": c.id, "name": CARD_TYPES[c.id][0], "zh": CARD_TYPES[c.id][1], "suit": c.suit,
             "rank": c.rank, "color": c.color, "kind": c.kind}
+
+
+CARD_INFO = {n: _card_info(n) for n in CARDS}
+
+
+def card_info(n: int) -> JSON:
+    return dict(CARD_INFO[n])
 
 
 def _seat_view(st: JSON, p: JSON, viewer: int | None, all_visible: bool) -> JSON:
