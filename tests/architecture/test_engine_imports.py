@@ -32,10 +32,11 @@ def test_there_are_engines_to_check():
 def test_engine_imports_only_stdlib_and_rules(engine: Path):
     game = engine.parent.name
     bad = []
-    for path in engine.rglob("*.py"):
+    # ``from <game> import engine`` loads the game package's __init__, so it is checked too.
+    for path in [*engine.rglob("*.py"), engine.parent / "__init__.py"]:
         for name in _imports(path):
             top = name.split(".")[0]
-            if top in STDLIB or name == "games.rules" or top == game and name.startswith(f"{game}.engine"):
+            if top in STDLIB or name in ("games.rules", game) or name.startswith(f"{game}.engine"):
                 continue
             bad.append(f"{path.relative_to(ROOT)}: {name}")
     assert not bad, "engine imports outside stdlib/games.rules:\n" + "\n".join(bad)
