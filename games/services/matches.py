@@ -64,7 +64,13 @@ def match_create(*, game: str, name: str, created_by=None, config: Mapping[str, 
     if not name:
         raise ApplicationError("Give the match a name.", code="INVALID", status=400, field="name")
     try:
-        full_config = entry.engine.validate_config(dict(config or {}))
+        raw_config = dict(config or {})
+        # a game may fill its config from its own tables first (Kill Game snapshots the
+        # admin-edited map and prices): register(..., config_prepare=callable)
+        prepare = entry.extras.get("config_prepare")
+        if callable(prepare):
+            raw_config = dict(prepare(raw_config))
+        full_config = entry.engine.validate_config(raw_config)
     except RulesError as exc:
         raise ApplicationError(exc.reason, code=exc.code, status=400,
                                field=f"config.{exc.field}" if exc.field else "config",
