@@ -11,6 +11,7 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
+from django.utils.timezone import now as timezone_now
 
 from accounts.forms import timezone_choices
 from games import registry
@@ -20,6 +21,7 @@ CONFIG_PREFIX = "cfg_"
 ORDER_NOT_JSON = "The order is not valid JSON: {error}."
 ORDER_NOT_OBJECT = "An order must be a JSON object, like {\"key\": value}."
 MAX_PLAYERS_BELOW_MIN = "The maximum cannot be below the minimum."
+STARTS_IN_THE_PAST = "Choose a start time in the future (or leave it empty)."
 
 
 class LobbyFilterForm(forms.Form):
@@ -108,6 +110,12 @@ class MatchCreateForm(forms.Form):
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
             raise forms.ValidationError("Unknown time zone.") from None
         return tz
+
+    def clean_starts_at(self) -> Any:
+        value = self.cleaned_data.get("starts_at")
+        if value is not None and value <= timezone_now():
+            raise forms.ValidationError(STARTS_IN_THE_PAST)
+        return value
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -227,10 +228,17 @@ def _match_page(request: HttpRequest, match: Match, *, status: int = 200,
     return render(request, "games/match_detail.html", ctx, status=status)
 
 
-@login_required
 @require_GET
 def match_poll(request: HttpRequest, match_id: int) -> HttpResponse:
-    """``?v=<version>``: 204 when the match has not changed, else every fragment (oob)."""
+    """``?v=<version>``: 204 when the match has not changed, else every fragment (oob).
+
+    A poll whose session expired must not swap the login page into the match page:
+    htmx gets ``HX-Redirect`` to the login page instead; plain GETs the usual redirect."""
+    if not request.user.is_authenticated:
+        login = f"{reverse('accounts:login')}?next={reverse('games:match-detail', args=[match_id])}"
+        if getattr(request, "htmx", False):
+            return HttpResponse(status=200, headers={"HX-Redirect": login})
+        return redirect_to_login(request.get_full_path())
     match = _get_match_for_user(request, match_id)
     seen = parse_int(request.GET.get("v"))
     if seen is not None and seen == match.version:

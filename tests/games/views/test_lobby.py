@@ -142,6 +142,8 @@ def test_create_a_match_and_join_it(player, player_client):
     ({"timezone": "Mars/Olympus"}, "timezone", "Select a valid choice"),
     ({"name": ""}, "name", "required"),
     ({"phase_hours": -1}, "phase_hours", "greater than or equal to 1"),
+    ({"starts_at": "2001-01-01T10:00"}, "starts_at", "in the future"),
+    ({"starts_at": "tomorrow-ish"}, "starts_at", "valid date/time"),
 ])
 def test_create_refuses_bad_input_next_to_the_field(player_client, over, field, message):
     resp = player_client.post(create_url(), _form(**over))
@@ -167,3 +169,23 @@ def test_creator_starts_the_match_when_enough_joined(player, player2, player_cli
     resp = player_client.post(reverse("games:match-start", args=[match.pk]))
     assert resp.status_code == 302
     assert Match.objects.get(pk=match.pk).status == Match.Status.RUNNING
+
+
+def test_create_with_a_start_time_in_the_creators_timezone(player, player_client):
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from accounts.models import Profile
+
+    Profile.objects.filter(user=player).update(timezone="Asia/Tokyo")
+    resp = player_client.post(create_url(), _form(starts_at="2099-03-01T09:30"))
+    assert resp.status_code == 302
+    match = Match.objects.get(name="My guess match")
+    assert match.starts_at == datetime(2099, 3, 1, 9, 30, tzinfo=ZoneInfo("Asia/Tokyo"))
+
+
+def test_expired_session_poll_redirects_htmx_to_login(running_match, anon_client):
+    url = reverse("games:match-poll", args=[running_match.pk])
+    resp = anon_client.get(url, {"v": 1}, HTTP_HX_REQUEST="true")
+    assert resp.status_code == 200 and resp.content == b""
+    assert resp["HX-Redirect"].startswith(reverse("accounts:login"))
