@@ -90,8 +90,16 @@ def _tactical(view: dict[str, Any], me: dict[str, Any], rng: random.Random) -> l
     nxt = view["next_to_close"]
     central = view["map"]["central"]
     moves = view["moves"]
+    crowd = view["zone"]["presences"]
+    # weak and outnumbered: run; otherwise leave zones that are closed or close next
     must_leave = view["zone"]["closed"] or zone == nxt or (
-        zone == central and view["k_rations_enabled"])
+        zone == central and view["k_rations_enabled"]) or (energy <= 10 and crowd >= 2)
+    stays = not (moves and must_leave)
+    if (stays and crowd and items.get("gas_canister") and items.get("gas_mask")
+            and not (zone == central and view["k_rations_enabled"])
+            and not view["zone"]["closed"]):
+        # gas our own zone and wear the mask in the Action phase
+        out.append({"type": "gas", "zone": zone})
     if moves and (must_leave or rng.randrange(4) == 0):
         never = set(view["map"]["never_close"])
         order = view["map"]["closure_order"]
@@ -113,12 +121,18 @@ def _tactical(view: dict[str, Any], me: dict[str, Any], rng: random.Random) -> l
             wish.append("medkit")
         if not me["firearm"]:
             wish.append("sniper_rifle")
+        if not items.get("vest") and coins_ok(me, 400):
+            wish.append("vest")
         coins = me["coins"]
         for item in wish[:me["purchases_left"]]:
             if prices[item]["buy"] <= coins:
                 out.append({"type": "buy", "item": item})
                 coins -= prices[item]["buy"]
     return out
+
+
+def coins_ok(me: dict[str, Any], reserve: int) -> bool:
+    return bool(me["coins"] >= reserve)
 
 
 def _action(view: dict[str, Any], me: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:

@@ -127,7 +127,13 @@ def explosives(ctx: Ctx, bombs: list[tuple[int, MPlayer, str, str]],
             for v in victims:
                 ctx.hurt(v, dmg, kind)
             if witnesses:
-                ctx.emit("explosion", {"zone": zone, "type": kind, "damage": dmg}, witnesses)
+                if zone in ctx.smoked_now:
+                    # §18.2: inside smoke the blast is only "an unknown source" hitting you
+                    ctx.emit("explosion", {"zone": zone, "smoked": True, "damage": dmg},
+                             witnesses)
+                else:
+                    ctx.emit("explosion", {"zone": zone, "type": kind, "damage": dmg},
+                             witnesses)
 
 
 def gas(ctx: Ctx) -> None:

@@ -240,10 +240,14 @@ TEXT: dict[str, tuple[Fn, Fn]] = {
                         + ("è esplosa." if d["effective"] else "è andata sprecata."),
     ),
     "explosion": (
-        lambda d, v, l: f"A {_item(d['type'], l)} exploded in {_z(d['zone'])}: "
-                        f"{d['damage']} damage to everyone.",
-        lambda d, v, l: f"Una {_item(d['type'], l)} è esplosa a {_z(d['zone'])}: "
-                        f"{d['damage']} danni a tutti.",
+        lambda d, v, l: (f"In the smoke in {_z(d['zone'])} an unknown source hit you for "
+                         f"{d['damage']}." if d.get("smoked") else
+                         f"A {_item(d['type'], l)} exploded in {_z(d['zone'])}: "
+                         f"{d['damage']} damage to everyone."),
+        lambda d, v, l: (f"Nel fumo a {_z(d['zone'])} una fonte sconosciuta ti ha colpito "
+                         f"per {d['damage']}." if d.get("smoked") else
+                         f"Una {_item(d['type'], l)} è esplosa a {_z(d['zone'])}: "
+                         f"{d['damage']} danni a tutti."),
     ),
     "gas_damage": (
         lambda d, v, l: ("Your gas mask protected you from the gas." if d["masked"] else
