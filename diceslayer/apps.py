@@ -1,4 +1,6 @@
-"""Django app config: registers the Dice Slayer engine with the game registry."""
+"""Django app config: registers the Dice Slayer engine with the game registry, with the
+page hooks of the generic match page (board, order form, posted form → order) and the
+default versus schedule (24 h per turn)."""
 
 from __future__ import annotations
 
@@ -16,5 +18,10 @@ class DiceslayerConfig(AppConfig):
         from games.registry import register
 
         from diceslayer import engine
+        from diceslayer.forms import order_from_post
+        from diceslayer.services import default_schedule
 
-        register(engine)
+        register(engine, board_template="diceslayer/generic_board.html",
+                 order_form_template="diceslayer/generic_order_form.html",
+                 order_from_post=order_from_post, default_schedule=default_schedule,
+                 url_namespace="diceslayer")

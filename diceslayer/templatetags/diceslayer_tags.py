@@ -43,3 +43,12 @@ def die(face, css: str = "") -> str:
 def faces_text(faces) -> str:
     """``[2, 3, 4]`` → ``"2-3-4"``."""
     return "-".join(str(f) for f in faces or [])
+
+
+@register.filter
+def get_item(mapping, key):
+    """``{{ names|get_item:seat }}``: a dict lookup with a variable key."""
+    try:
+        return mapping.get(key)
+    except AttributeError:
+        return None
