@@ -130,3 +130,9 @@ def test_orders_round_trip_through_json():
     from diceslayer.engine.orders import order_to_json, parse_order
     for o in (Pick(3), Pick(2, Source.OPPONENT), Pick(5, Source.OWN, (1, 2)), Bomb(4)):
         assert parse_order(order_to_json(o)) == o
+
+
+def test_default_schedule_gives_versus_turns_24_hours():
+    sched = engine.default_schedule({"variant": "versus2"})
+    assert sched["durations"]["normal"] == 24 * 3600
+    assert engine.current_phase(solo([1, 2])).timing == "none"
