@@ -63,6 +63,23 @@ def notification_send(self, notification_id: int) -> bool:
 
 
 @shared_task(bind=True, acks_late=True)
+def notifications_send(self, notification_ids: list[int]) -> int:
+    """Send a batch of outbox rows (what one close or one sweep wrote); a row that fails
+    gets its own ``notification_send`` task with retries, so one bad address does not hold
+    up the rest."""
+    sent = 0
+    for notification_id in notification_ids:
+        try:
+            sent += bool(notification_send_task(notification_id=notification_id))
+        except Exception:  # noqa: BLE001 - retried on its own below
+            try:
+                notification_send.apply_async(args=[notification_id], countdown=30, retries=1)
+            except Exception:  # noqa: BLE001 - eager mode runs (and fails) it right here
+                log.warning("notification %s: retry queued or failed", notification_id)
+    return sent
+
+
+@shared_task(bind=True, acks_late=True)
 def notifications_send_pending(self) -> int:
     """Re-queue outbox rows whose on-commit send was lost (broker down, worker died)."""
     ids = notifications_pending()

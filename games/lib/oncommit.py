@@ -4,20 +4,40 @@ Enqueueing can fail (broker down, or an eager task raising in tests and the embe
 server): that must never undo or break what was committed, so failures are logged, and
 the outbox sweep (``notifications_send_pending``) or the deadline sweep picks the work up
 again later.
+
+:func:`deferred` lets the deadline sweep hold back what its closes queue until the sweep
+ends, then publish it in a few large tasks: the workers keep closing phases first (the
+player-visible clock) and send the email afterwards, and the broker sees a handful of
+messages instead of one per email.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+import threading
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from django.db import transaction
 
 log = logging.getLogger(__name__)
 
+BATCH_TASKS = {"notifications_send"}  # tasks whose single argument is a list of ids
+BATCH_SIZE = 100
+
+_local = threading.local()
+
 
 def enqueue(task_name: str, *args: Any) -> None:
     """Send ``games.tasks.<task_name>`` with ``args`` now, logging instead of raising."""
+    held = getattr(_local, "held", None)
+    if held is not None:
+        held.append((task_name, args))
+        return
+    _send(task_name, *args)
+
+
+def _send(task_name: str, *args: Any) -> None:
     from games import tasks  # late import: tasks import the services that call us
 
     try:
@@ -29,3 +49,26 @@ def enqueue(task_name: str, *args: Any) -> None:
 def enqueue_on_commit(task_name: str, *args: Any) -> None:
     """Enqueue ``task_name(*args)`` once the current transaction commits (at once outside one)."""
     transaction.on_commit(lambda: enqueue(task_name, *args))
+
+
+@contextmanager
+def deferred() -> Iterator[None]:
+    """Hold every enqueue made in this thread until the block ends (nested: outermost wins);
+    batch tasks are merged into chunks of ``BATCH_SIZE`` ids."""
+    if getattr(_local, "held", None) is not None:
+        yield
+        return
+    _local.held = []
+    try:
+        yield
+    finally:
+        held, _local.held = _local.held, None
+        batched: dict[str, list] = {}
+        for task_name, args in held:
+            if task_name in BATCH_TASKS:
+                batched.setdefault(task_name, []).extend(args[0])
+            else:
+                _send(task_name, *args)
+        for task_name, ids in batched.items():
+            for start in range(0, len(ids), BATCH_SIZE):
+                _send(task_name, ids[start:start + BATCH_SIZE])

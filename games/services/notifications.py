@@ -88,20 +88,23 @@ def notification_create(*, recipient, kind: str, match: Match | None = None,
 
 
 def notifications_create_bulk(rows: Iterable[Notification]) -> list[Notification]:
-    """Insert many prepared rows at once and queue each on commit (phase closes)."""
+    """Insert many prepared rows at once and queue them, as one task, on commit."""
     created = Notification.objects.bulk_create(list(rows))
-    for notification in created:
-        enqueue_on_commit("notification_send", notification.pk)
+    if created:
+        enqueue_on_commit("notifications_send", [n.pk for n in created])
     return created
 
 
-def _active_seats(match: Match) -> list[Seat]:
+def _active_seats(match: Match, seats: list[Seat] | None = None) -> list[Seat]:
+    if seats is not None:
+        return [s for s in seats if s.removed_at is None and not s.is_bot
+                and s.user_id is not None and s.number is not None]
     return list(match.seats.filter(removed_at__isnull=True, is_bot=False, user__isnull=False,
                                    number__isnull=False).select_related("user__profile"))
 
 
 def notify_new_phase(*, match: Match, closed: Phase | None, opened: Phase | None,
-                     from_seq: int, to_seq: int) -> int:
+                     from_seq: int, to_seq: int, seats: list[Seat] | None = None) -> int:
     """Outbox rows after ``closed`` resolved: a new phase, or the end of the match.
 
     ``from_seq``..``to_seq`` (inclusive) are the diary rows that close wrote; each reader's
@@ -111,7 +114,7 @@ def notify_new_phase(*, match: Match, closed: Phase | None, opened: Phase | None
                "phase_id": opened.pk if opened else None,
                "from_seq": from_seq, "to_seq": to_seq}
     rows: list[Notification] = []
-    seats = _active_seats(match)
+    seats = _active_seats(match, seats)
     if opened is None:
         for seat in seats:
             if wants(seat.user, K.MATCH_FINISHED):
@@ -201,12 +204,17 @@ def notifications_pending(*, now: datetime | None = None, older_than_seconds: in
 
 # --- reminders ("nags") and digests ------------------------------------------------------
 
-def seat_nags_schedule(*, phase: Phase) -> None:
-    """Set ``Seat.next_nag_at`` for the awaited seats of ``phase`` (deadline − lead)."""
-    seats = Seat.objects.filter(match_id=phase.match_id, number__in=list(phase.awaited),
-                                removed_at__isnull=True, is_bot=False,
-                                user__isnull=False).select_related("user__profile")
+def seat_nags_schedule(*, phase: Phase, seats: list[Seat] | None = None) -> None:
+    """Set ``Seat.next_nag_at`` for the awaited seats of ``phase`` (deadline − lead).
+    ``seats`` (the match's seats with user and profile) saves the query when at hand."""
+    awaited = set(phase.awaited)
+    if seats is None:
+        seats = list(Seat.objects.filter(match_id=phase.match_id, number__in=list(awaited))
+                     .select_related("user__profile"))
     for seat in seats:
+        if (seat.number not in awaited or seat.removed_at is not None or seat.is_bot
+                or seat.user_id is None):
+            continue
         lead = profile_for(seat.user).reminder_hours
         when = (phase.deadline_at - timedelta(hours=lead)
                 if phase.deadline_at is not None and lead > 0 else None)

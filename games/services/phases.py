@@ -20,7 +20,7 @@ from django.db.models import F, Max
 from django.utils.timezone import now as timezone_now
 
 from games.exceptions import ApplicationError
-from games.lib.oncommit import enqueue_on_commit
+from games.lib.oncommit import deferred, enqueue_on_commit
 from games.lib.seeds import phase_seed
 from games.models import (CheckIn, DirectorAction, Match, Order, Phase, Seat, Snapshot,
                           SweepHeartbeat)
@@ -43,7 +43,8 @@ class PhaseCloseFailed(Exception):
 
 # --- opening ----------------------------------------------------------------------------
 
-def phase_open(*, match: Match, now: datetime) -> Phase | None:
+def phase_open(*, match: Match, now: datetime, number: int | None = None,
+               seats: list[Seat] | None = None) -> Phase | None:
     """Open the phase ``match.state`` waits in; ``None`` when the engine says it is over.
 
     The caller holds the match lock. The deadline comes from the match schedule in the
@@ -55,7 +56,10 @@ def phase_open(*, match: Match, now: datetime) -> Phase | None:
     spec = engine.current_phase(engine.load(match.state))
     if spec is None:
         return None
-    number = (Phase.objects.filter(match=match).aggregate(n=Max("number"))["n"] or 0) + 1
+    if number is None:
+        number = (Phase.objects.filter(match=match).aggregate(n=Max("number"))["n"] or 0) + 1
+    if seats is None:
+        seats = list(Seat.objects.filter(match=match).select_related("user__profile"))
     phase = Phase.objects.create(
         match=match, number=number, kind=spec.kind, turn=spec.turn,
         seed=phase_seed(match.seed, number), opens_at=now,
@@ -63,11 +67,11 @@ def phase_open(*, match: Match, now: datetime) -> Phase | None:
                                  kind=spec.kind, timing=spec.timing, now=now),
         awaited=sorted(spec.awaited), close_when_all_checked_in=spec.close_when_all_checked_in,
         checkin_final=spec.checkin_final, default_text=(spec.default_text or "")[:300])
-    notifications.seat_nags_schedule(phase=phase)
+    notifications.seat_nags_schedule(phase=phase, seats=seats)
     if phase.close_when_all_checked_in:
         from games.services.seats import phase_all_checked_in
 
-        if phase_all_checked_in(phase):
+        if phase_all_checked_in(phase, seats=seats, fresh=True):
             enqueue_on_commit("phase_close", phase.pk)
     return phase
 
@@ -90,10 +94,10 @@ def _is_ready(phase: Phase, now: datetime) -> bool:
     return False
 
 
-def _fill_absent(*, match: Match, phase: Phase, engine, state, now: datetime):
+def _fill_absent(*, match: Match, phase: Phase, engine, state, seat_rows: list[Seat]):
     """Submit default (or bot) orders for awaited seats that did nothing; returns
     (state, events)."""
-    seats = {s.number: s for s in Seat.objects.filter(match=match, number__isnull=False)}
+    seats = {s.number: s for s in seat_rows if s.number is not None}
     acted = set(Order.objects.filter(phase=phase).values_list("seat__number", flat=True))
     acted |= set(CheckIn.objects.filter(phase=phase).values_list("seat__number", flat=True))
     events = []
@@ -127,9 +131,10 @@ def _close_locked(*, match: Match, phase: Phase, now: datetime) -> Phase | None:
     """Steps 3–5 of the close, under both locks. Returns the next phase (None: finished)."""
     engine = get_rules(match.game)
     state = engine.load(match.state)
+    seat_rows = list(Seat.objects.filter(match=match).select_related("user__profile"))
     # 1. absent awaited seats: the engine's default orders (or the bot's)
     state, default_events = _fill_absent(match=match, phase=phase, engine=engine, state=state,
-                                         now=now)
+                                         seat_rows=seat_rows)
     # 2. resolve with the phase seed (pure; may raise: the whole transaction rolls back)
     resolution = engine.resolve(state, phase.seed)
     new_state = resolution.state
@@ -143,12 +148,15 @@ def _close_locked(*, match: Match, phase: Phase, now: datetime) -> Phase | None:
     phase.save(update_fields=["closed_at"])
     match.state = dumped
     match.version += 1
-    Seat.objects.filter(match=match, next_nag_at__isnull=False).update(next_nag_at=None)
+    if any(s.next_nag_at is not None for s in seat_rows):
+        Seat.objects.filter(match=match, next_nag_at__isnull=False).update(next_nag_at=None)
+        for seat in seat_rows:
+            seat.next_nag_at = None
     # 4. finished, or the next phase
     outcome = engine.outcome(new_state)
     next_phase = None
     if outcome is None:
-        next_phase = phase_open(match=match, now=now)
+        next_phase = phase_open(match=match, now=now, number=phase.number + 1, seats=seat_rows)
     if next_phase is None:
         match.status = Match.Status.FINISHED
         match.finished_at = now
@@ -159,7 +167,7 @@ def _close_locked(*, match: Match, phase: Phase, now: datetime) -> Phase | None:
                               "outcome"])
     # 5. outbox rows in this transaction; sending is queued on commit
     notifications.notify_new_phase(match=match, closed=phase, opened=next_phase,
-                                   from_seq=from_seq, to_seq=to_seq)
+                                   from_seq=from_seq, to_seq=to_seq, seats=seat_rows)
     return next_phase
 
 
@@ -199,10 +207,11 @@ def _record_failure(*, phase_id: int, exc: BaseException, now: datetime) -> None
 def _close(*, phase_id: int, now: datetime, skip_locked: bool, require_ready: bool,
            force: bool = False) -> bool:
     try:
+        row = Phase.objects.filter(pk=phase_id).values_list("match_id", "closed_at").first()
+        if row is None or row[1] is not None:
+            return False  # cheap pre-check; the locked re-check below is the real guard
+        match_id = row[0]
         with transaction.atomic():
-            match_id = Phase.objects.filter(pk=phase_id).values_list("match_id", flat=True).first()
-            if match_id is None:
-                return False
             match = (Match.objects.select_for_update(skip_locked=skip_locked)
                      .filter(pk=match_id).first())
             if match is None:
@@ -308,14 +317,32 @@ def phases_close_due(*, now: datetime | None = None) -> int:
     """The sweep (beat, every few seconds): dead-man switch, then close every due phase in
     deadline order, ``SWEEP_BATCH_SIZE`` candidates at a time, skipping phases another
     sweeper holds (``skip_locked``), until nothing due is left. Returns how many closed."""
+    with deferred():
+        return _sweep(now)
+
+
+def _sweep(now: datetime | None) -> int:
+    fixed = now
     now = now or timezone_now()
     sweep_heartbeat(now=now)
     closed = 0
     while True:
-        candidates = _due_candidates(now, settings.SWEEP_BATCH_SIZE)
+        candidates = _due_candidates(fixed or timezone_now(), settings.SWEEP_BATCH_SIZE)
         progress = False
+        if len(candidates) > 2:
+            # Another sweeper holding the head of the list sweeps from the head: take the
+            # rest from the tail, so two sweepers meet in the middle instead of colliding
+            # on every row. (One sweeper alone keeps strict deadline order.)
+            head = candidates[0]
+            result = _try_close(head, fixed or timezone_now())
+            closed += result == "closed"
+            progress = result != "skipped"
+            candidates = candidates[1:]
+            if result == "skipped":
+                candidates.reverse()
         for phase_id in candidates:
-            result = _try_close(phase_id, now)
+            # each close is stamped with its own time (the next deadline counts from it)
+            result = _try_close(phase_id, fixed or timezone_now())
             if result == "closed":
                 closed += 1
             progress = progress or result != "skipped"

@@ -39,21 +39,27 @@ def seat_is_checked_in(phase: Phase, seat: Seat) -> bool:
     return CheckIn.objects.filter(phase=phase, seat=seat).exists()
 
 
-def checked_in_numbers(phase: Phase) -> set[int]:
+def checked_in_numbers(phase: Phase, *, seats: list[Seat] | None = None,
+                       fresh: bool = False) -> set[int]:
     """Seat numbers of ``phase``'s match that count as checked in (same rule, one query
-    for the seats and one for the check-ins)."""
-    seats = list(Seat.objects.filter(match_id=phase.match_id, number__isnull=False))
+    for the seats and one for the check-ins; none when ``seats`` are given and the phase
+    is ``fresh`` — just created, so nobody pressed check-in yet)."""
+    if seats is None:
+        seats = list(Seat.objects.filter(match_id=phase.match_id, number__isnull=False))
+    seats = [s for s in seats if s.number is not None]
     awaited = set(phase.awaited)
-    pressed = set(CheckIn.objects.filter(phase=phase).values_list("seat__number", flat=True))
+    pressed = set() if fresh else set(
+        CheckIn.objects.filter(phase=phase).values_list("seat__number", flat=True))
     return {s.number for s in seats
             if s.number not in awaited or s.is_bot or s.removed_at is not None
             or s.number in pressed}
 
 
-def phase_all_checked_in(phase: Phase) -> bool:
+def phase_all_checked_in(phase: Phase, *, seats: list[Seat] | None = None,
+                         fresh: bool = False) -> bool:
     """Every awaited seat counts as checked in (an awaited number with no seat row — an
     engine seat nobody holds — counts as absent, so it waits for the deadline)."""
-    done = checked_in_numbers(phase)
+    done = checked_in_numbers(phase, seats=seats, fresh=fresh)
     return all(n in done for n in phase.awaited)
 
 

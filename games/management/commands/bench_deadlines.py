@@ -1,0 +1,260 @@
+"""``manage.py bench_deadlines --matches 1000 --json``: many phases falling due at the same
+instant, closed by the real beat and real Celery worker processes on PostgreSQL + Redis.
+
+Steps:
+
+1. Unless already inside the bench environment, re-run itself with one: a dedicated
+   PostgreSQL database (``pbw_bench``, created if missing), a dedicated Redis database,
+   Celery *not* eager, ``CELERY_BEAT_SWEEP_SECONDS`` from ``--beat-seconds``, email to
+   ``locmem`` (the outbox rows are real; nothing leaves the machine).
+2. Migrate and empty that database (it belongs to the bench alone), empty its Redis db.
+3. Create ``--matches`` running matches of ``--game`` (``guess`` registers the tests'
+   guess-a-number game here and in the workers via ``games.lib.devgames``) with
+   ``--players`` each, through the real services.
+4. Start ``--workers`` Celery worker processes and Celery beat; wait until the workers
+   answer a ping.
+5. Set every open phase's deadline to the same instant T (one second ahead) and poll until
+   every phase closed or ``--timeout``.
+6. Stop beat and the workers; print the numbers (JSON with ``--json``): ``matches``,
+   ``closed``, ``closed_twice`` (matches with more than one closed phase: the next phases'
+   deadlines are a day away, so any second close is a double), ``seconds`` (T → the last
+   close's commit, from the snapshots' insert time), ``closes_per_s``, ``emails_queued``
+   (outbox rows the closes wrote) and more.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import timedelta
+from importlib import import_module
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection, transaction
+from django.db.models import Count, Max
+from django.utils.timezone import now as timezone_now
+
+DEV_GAMES = {"guess": "tests.games.guessgame"}
+CHILD_FLAG = "PBW_BENCH_CHILD"
+
+
+def _ensure_database(url: str) -> None:
+    """Create the bench database on its server if it does not exist."""
+    import psycopg
+
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    admin_url = urlunsplit(parts._replace(path="/postgres", query=""))
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+class Command(BaseCommand):
+    help = "Benchmark: N matches due at once, closed by real beat + Celery workers (JSON out)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--matches", type=int, default=1000)
+        parser.add_argument("--game", default="guess")
+        parser.add_argument("--players", type=int, default=None,
+                            help="seats per match (default: 3 for guess, the game's minimum "
+                                 "or 12 for killgame)")
+        parser.add_argument("--json", action="store_true", help="print only the JSON result")
+        parser.add_argument("--workers", type=int, default=2)
+        parser.add_argument("--concurrency", type=int, default=1,
+                            help="processes per worker")
+        parser.add_argument("--beat-seconds", type=int, default=1)
+        parser.add_argument("--timeout", type=float, default=120.0)
+        parser.add_argument("--database-url", default=os.environ.get(
+            "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/pbw_bench"))
+        parser.add_argument("--redis-url", default=os.environ.get(
+            "BENCH_REDIS_URL", "redis://127.0.0.1:6379/14"))
+
+    # --- 1. the environment ------------------------------------------------------------
+
+    def handle(self, *args, **opts):
+        if os.environ.get(CHILD_FLAG) != "1":
+            return self._reexec(opts)
+        if connection.vendor != "postgresql" or settings.CELERY_TASK_ALWAYS_EAGER:
+            raise CommandError("The bench needs PostgreSQL and a real broker (not eager).")
+        result = self._run(opts)
+        if opts["json"]:
+            self.stdout.write(json.dumps(result))
+        else:
+            self.stdout.write(json.dumps(result, indent=2))
+
+    def _child_env(self, opts) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update({
+            CHILD_FLAG: "1",
+            "DJANGO_SETTINGS_MODULE": "config.settings.base",
+            "DATABASE_URL": opts["database_url"],
+            "REDIS_URL": opts["redis_url"],
+            "CELERY_BROKER_URL": opts["redis_url"],
+            "CELERY_TASK_ALWAYS_EAGER": "false",
+            "CELERY_BEAT_SWEEP_SECONDS": str(opts["beat_seconds"]),
+            "EMAIL_URL": "locmem://",
+            "LOG_LEVEL": "WARNING",
+        })
+        if opts["game"] in DEV_GAMES:
+            env["PBW_DEV_GAMES"] = DEV_GAMES[opts["game"]]
+        return env
+
+    def _reexec(self, opts) -> None:
+        _ensure_database(opts["database_url"])
+        argv = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), "bench_deadlines",
+                "--matches", str(opts["matches"]), "--game", opts["game"],
+                "--workers", str(opts["workers"]), "--concurrency", str(opts["concurrency"]),
+                "--beat-seconds", str(opts["beat_seconds"]), "--timeout", str(opts["timeout"]),
+                "--database-url", opts["database_url"], "--redis-url", opts["redis_url"]]
+        if opts["players"] is not None:
+            argv += ["--players", str(opts["players"])]
+        if opts["json"]:
+            argv.append("--json")
+        done = subprocess.run(argv, env=self._child_env(opts), cwd=settings.BASE_DIR,
+                              capture_output=True, text=True)
+        self.stdout.write(done.stdout.rstrip())
+        if done.returncode != 0:
+            self.stderr.write(done.stderr[-4000:])
+            raise CommandError(f"bench failed (exit {done.returncode})")
+
+    # --- 2.-6. the bench itself -------------------------------------------------------
+
+    def _say(self, opts, text: str) -> None:
+        if not opts["json"]:
+            self.stderr.write(text)
+
+    def _run(self, opts) -> dict:
+        from games import registry
+
+        if opts["game"] in DEV_GAMES:
+            registry.register(import_module(DEV_GAMES[opts["game"]]))
+        entry = registry.get_game(opts["game"])
+        players = opts["players"] or (3 if opts["game"] == "guess" else
+                                      12 if opts["game"] == "killgame" else entry.min_seats)
+        if not settings.DATABASES["default"]["NAME"].endswith("bench"):
+            raise CommandError("Refusing to empty a database whose name does not end in 'bench'.")
+        call_command("migrate", interactive=False, verbosity=0)
+        call_command("flush", interactive=False, verbosity=0)
+        import redis
+
+        redis.Redis.from_url(opts["redis_url"]).flushdb()
+
+        t = time.monotonic()
+        self._create_matches(entry, opts["matches"], players)
+        setup_seconds = time.monotonic() - t
+        self._say(opts, f"created {opts['matches']} matches in {setup_seconds:.1f}s")
+
+        procs = self._start_celery(opts)
+        try:
+            self._wait_for_workers(opts["workers"], timeout=60)
+            return self._measure(opts, players, setup_seconds)
+        finally:
+            self._stop(procs)
+
+    def _create_matches(self, entry, count: int, players: int) -> None:
+        from django.contrib.auth import get_user_model
+
+        from accounts.models import Profile
+        from games.services.matches import match_create, match_join, match_start
+
+        User = get_user_model()
+        users = [User.objects.create_user(f"bench{i}", f"bench{i}@example.com", None)
+                 for i in range(players)]
+        # per-phase mail on (the outbox is measured), start mails and reminders off
+        Profile.objects.filter(user__in=users).update(
+            email_mode=Profile.EmailMode.PER_PHASE, email_match_events=False, reminder_hours=0)
+        for start in range(0, count, 100):
+            with transaction.atomic():
+                for i in range(start, min(start + 100, count)):
+                    match = match_create(game=entry.slug, name=f"bench {i}",
+                                         min_players=min(players, entry.max_seats),
+                                         max_players=max(players, entry.min_seats))
+                    for user in users:
+                        match_join(match=match, user=user)
+                    match_start(match=match)
+
+    def _start_celery(self, opts) -> list[subprocess.Popen]:
+        celery = shutil.which("celery", path=str(Path(sys.executable).parent)) or "celery"
+        env = dict(os.environ)
+        self._tmp = tempfile.mkdtemp(prefix="pbw-bench-")
+        procs = []
+        for i in range(opts["workers"]):
+            procs.append(subprocess.Popen(
+                [celery, "-A", "config", "worker", "-l", "WARNING", "-n", f"bench{i}@%h",
+                 "--concurrency", str(opts["concurrency"]), "--without-gossip",
+                 "--without-mingle", "--include", "games.lib.devgames"],
+                env=env, cwd=settings.BASE_DIR, start_new_session=True,
+                stdout=subprocess.DEVNULL, stderr=open(Path(self._tmp) / f"worker{i}.log", "w")))
+        procs.append(subprocess.Popen(
+            [celery, "-A", "config", "beat", "-l", "WARNING", "--pidfile=",
+             "-s", str(Path(self._tmp) / "beat-schedule")],
+            env=env, cwd=settings.BASE_DIR, start_new_session=True,
+            stdout=subprocess.DEVNULL, stderr=open(Path(self._tmp) / "beat.log", "w")))
+        return procs
+
+    def _wait_for_workers(self, count: int, timeout: float) -> None:
+        from config.celery import app
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if len(app.control.ping(timeout=0.5) or []) >= count:
+                return
+        raise CommandError(f"the Celery workers did not answer within {timeout:.0f}s "
+                           f"(logs in {self._tmp})")
+
+    def _measure(self, opts, players: int, setup_seconds: float) -> dict:
+        from games.models import Notification, Phase, Snapshot
+
+        due_at = timezone_now() + timedelta(seconds=1)
+        Phase.objects.filter(closed_at__isnull=True).update(deadline_at=due_at)
+        matches = opts["matches"]
+        first = Phase.objects.filter(number=1)
+        observed = None
+        limit = time.monotonic() + opts["timeout"]
+        while time.monotonic() < limit:
+            if first.filter(closed_at__isnull=False).count() >= matches:
+                observed = (timezone_now() - due_at).total_seconds()
+                break
+            time.sleep(0.1)
+        closed = first.filter(closed_at__isnull=False).count()
+        last_commit = Snapshot.objects.filter(phase__number=1).aggregate(t=Max("created_at"))["t"]
+        seconds = (last_commit - due_at).total_seconds() if last_commit else None
+        twice = (Phase.objects.filter(closed_at__isnull=False).values("match")
+                 .annotate(n=Count("id")).filter(n__gt=1).count())
+        emails = Notification.objects.filter(created_at__gte=due_at)
+        return {
+            "matches": matches, "game": opts["game"], "players": players,
+            "closed": closed, "closed_twice": twice,
+            "seconds": round(seconds, 3) if seconds is not None else None,
+            "observed_seconds": round(observed, 3) if observed is not None else None,
+            "closes_per_s": round(closed / seconds, 1) if seconds else None,
+            "emails_queued": emails.count(),
+            "emails_sent_by_then": emails.filter(sent_at__isnull=False).count(),
+            "workers": opts["workers"], "concurrency": opts["concurrency"],
+            "beat_seconds": opts["beat_seconds"], "setup_seconds": round(setup_seconds, 1),
+            "all_closed": closed == matches, "timed_out": observed is None,
+        }
+
+    def _stop(self, procs: list[subprocess.Popen]) -> None:
+        for proc in procs:
+            try:
+                os.killpg(proc.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        for proc in procs:
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
