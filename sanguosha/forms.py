@@ -47,7 +47,7 @@ def order_from_post(post: QueryDict) -> dict[str, Any]:
 
     ``pick`` (JSON object) is the base order. Meta keys: ``_t`` take the ticked
     ``targets`` (``_auto``: the one legal target when none is ticked); ``_c`` take the
-    ticked ``cards`` as ``cards``; ``_p`` as ``peaches``; ``_s`` take ``sub_target``;
+    ticked ``cards`` as ``cards``; ``_p`` as ``peaches``; ``_u`` as ``use`` (two cards as one Kill); ``_s`` take ``sub_target``;
     ``_tt`` take one ticked target as ``target``; ``_arr`` build ``top``/``bottom`` from
     ``place_<card>``; ``_give`` build ``give`` from ``give_<card>``. ``ask`` (hidden) is
     the ask number the page showed (a later ask refuses it as stale).
@@ -77,6 +77,8 @@ def order_from_post(post: QueryDict) -> dict[str, Any]:
         order["target"] = targets[0] if targets else None
     if meta.get("_c"):
         order["cards"] = cards
+    if meta.get("_u"):
+        order["use"] = cards
     if meta.get("_p"):
         order["peaches"] = cards
     if meta.get("_s"):

@@ -80,9 +80,16 @@ def open_ask(ctx: Ctx, kind: str, awaited: list[int], options: dict[int, JSON],
         "timing": TIMING.get(kind, "response"), "first_wins": first_wins,
         "info": info or {}, "options": {str(s): options[s] for s in awaited},
         "defaults": {str(s): defaults[s] for s in awaited},
-        "text": DEFAULT_TEXT.get(kind, ""),
+        "text": _default_text(kind, defaults),
     }
     st["answers"] = {}
+
+
+def _default_text(kind: str, defaults: dict[int, JSON]) -> str:
+    if kind == "invoke" and defaults:
+        d = next(iter(defaults.values()))
+        return "The skill is used." if d.get("yes") else "The skill is not used."
+    return DEFAULT_TEXT.get(kind, "")
 
 
 def fire(ctx: Ctx, timing: str, seats: list[int], data: JSON) -> int:

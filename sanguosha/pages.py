@@ -1,0 +1,489 @@
+"""What the table page shows, built only from the player view and the reader's diary rows
+(DESIGN.md "Hidden information"): seats around the table, the reader's hand, the piles, the
+open ask as buttons (exactly the engine's ``legal`` options), its deadline and default.
+
+After the game everyone reads the omniscient view and every diary row (issue #7: "after
+the game the full log with every hand"); before it, only the director (staff without a
+seat) does. The number of queries does not depend on the number of seats.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.http import HttpRequest
+from django.urls import reverse
+
+from games import selectors
+from games.lib import pages as game_pages
+from games.models import Match, Seat
+from sanguosha.engine.data import (CARD_TYPES, CHARACTERS, IDENTITY_NAMES, RANK_TEXT, SKILL_NAMES,
+                                   SUIT_SYMBOL)
+
+EQUIP_LABELS = {"weapon": "Weapon", "armor": "Armor", "plus_horse": "+1 horse",
+                "minus_horse": "−1 horse"}
+KINGDOMS = {"wei": ("Wei", "魏"), "shu": ("Shu", "蜀"), "wu": ("Wu", "吴"), "qun": ("Qun", "群")}
+SUIT_NAMES = {"spade": "Spade ♠", "heart": "Heart ♥", "club": "Club ♣", "diamond": "Diamond ♦"}
+ASK_TITLES = {
+    "choose_character": "Choose your character", "play": "Your Play phase",
+    "respond": "A card is demanded from you", "negate_window": "Negate?",
+    "rescue": "A player is dying: save them?", "discard": "Discard down to your hand limit",
+    "invoke": "Use a skill?", "choose_card": "Choose a card", "choose_option": "Name a suit",
+    "pick_revealed": "Bumper Harvest: take a card", "arrange": "Stargazing: arrange the cards",
+    "distribute": "Bequeathed Strategy: give the cards", "borrowed_sword": "Borrowed Sword",
+    "optional_cost": "Pay a cost?",
+}
+
+
+def card_name(card_id: str | None, lang: str = "en") -> str:
+    if not card_id:
+        return ""
+    if card_id in CARD_TYPES:
+        return CARD_TYPES[card_id][0 if lang == "en" else 1]
+    return card_id
+
+
+def skill_name(skill: str | None) -> str:
+    if not skill:
+        return ""
+    if skill in SKILL_NAMES:
+        en, zh = SKILL_NAMES[skill]
+        return f"{en} {zh}"
+    return skill
+
+
+@dataclass
+class CardShow:
+    """A card as the page draws it (only cards the view contains)."""
+
+    num: int
+    id: str
+    name: str
+    zh: str
+    suit: str | None
+    symbol: str
+    rank: str
+    color: str
+    kind: str
+    url: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} {self.symbol}{self.rank}"
+
+
+def _card(view: dict[str, Any], n: int | None) -> CardShow | None:
+    if n is None:
+        return None
+    info = (view.get("cards") or {}).get(str(n))
+    if info is None:
+        return None
+    return CardShow(num=n, id=info["id"], name=info["name"], zh=info["zh"], suit=info["suit"],
+                    symbol=SUIT_SYMBOL.get(info["suit"], ""),
+                    rank=str(RANK_TEXT.get(info["rank"], info["rank"])), color=info["color"],
+                    kind=info["kind"], url=reverse("sanguosha:card", args=[info["id"]]))
+
+
+def card_label(view: dict[str, Any], n: int) -> str:
+    c = _card(view, n)
+    return c.label if c else f"card {n}"
+
+
+@dataclass
+class SeatShow:
+    number: int
+    name: str
+    is_you: bool
+    is_current: bool
+    alive: bool
+    hp: int
+    max_hp: int
+    magatama: list[bool]
+    hand_count: int
+    character: dict[str, Any] | None
+    identity: tuple[str, str] | None
+    equip: list[tuple[str, CardShow]]
+    judgment: list[CardShow]
+    awaited: bool
+    legal_target: bool
+    is_bot: bool = False
+
+
+@dataclass
+class Button:
+    label: str
+    value: str
+    kind: str = ""
+    hint: str = ""
+    card: int | None = None
+    targets: list[int] = field(default_factory=list)
+    primary: bool = False
+
+
+def _pick(**order: Any) -> str:
+    return json.dumps(order, separators=(",", ":"), ensure_ascii=False)
+
+
+def _seat_label(names: dict[int, str], s: Any) -> str:
+    if s is None:
+        return "nobody"
+    return f"{names.get(s, 'seat')} (seat {s})"
+
+
+def ask_sentence(view: dict[str, Any], names: dict[int, str]) -> str:
+    """The open ask in one public sentence (never who is awaited in a Negate window)."""
+    ask = view.get("ask")
+    if not ask:
+        return ""
+    info = ask.get("info") or {}
+    kind = ask["kind"]
+    who = _seat_label(names, info.get("seat"))
+    if kind == "choose_character":
+        return (f"{who} chooses the lord's character." if info.get("seat") == 0
+                else "Everyone else chooses a character in secret.")
+    if kind == "play":
+        return f"{_seat_label(names, view.get('current'))} is in the Play phase."
+    if kind == "respond":
+        src = info.get("src")
+        return (f"{who} is asked for {card_name(info.get('name'))}"
+                + (f" ({card_name(info.get('reason'))} from {_seat_label(names, src)})"
+                   if src is not None else "") + ".")
+    if kind == "negate_window":
+        about = card_name(info.get("about"))
+        target = info.get("target")
+        if info.get("against_negate") is not None:
+            return f"A Negate window is open against the Negate on {about}."
+        return (f"A Negate window is open about {about}"
+                + (f" on {_seat_label(names, target)}" if target is not None else "") + ".")
+    if kind == "rescue":
+        return (f"{_seat_label(names, info.get('dying'))} is dying "
+                f"(needs {info.get('need', 1)} Peach(es)).")
+    if kind == "discard":
+        return f"{who} discards {info.get('count')} card(s)."
+    if kind == "invoke":
+        return f"{who} may use {skill_name(info.get('skill'))}."
+    if kind == "choose_card":
+        return f"{who} chooses a card of {_seat_label(names, info.get('owner'))}."
+    return f"{who}: {ASK_TITLES.get(kind, kind)}."
+
+
+def default_sentence(view: dict[str, Any], default: dict[str, Any] | None) -> str:
+    """What happens if the awaited seat does nothing, from its own default order."""
+    if not default:
+        return ""
+    if default.get("end"):
+        return "your Play phase ends."
+    if default.get("decline"):
+        return "you decline."
+    if default.get("pass"):
+        return "you pass."
+    if default.get("no"):
+        return "you answer no."
+    if default.get("yes"):
+        return "you answer yes."
+    if "character" in default:
+        ch = CHARACTERS.get(default["character"])
+        return f"you take {ch.name} {ch.zh}." if ch else "you take the first offer."
+    if "slot" in default:
+        return f"you take {default['slot']}."
+    if "suit" in default:
+        return f"you name {SUIT_NAMES.get(default['suit'], default['suit'])}."
+    if "top" in default:
+        return "every card goes back on top in its order."
+    if "give" in default:
+        return "you keep both cards."
+    if "cards" in default:
+        return "you discard " + ", ".join(card_label(view, c) for c in default["cards"]) + "."
+    if "card" in default:
+        return f"you take {card_label(view, default['card'])}."
+    return "the stated default applies."
+
+
+def _auto(targets: list[int], lo: int) -> dict[str, Any]:
+    return {"_auto": targets} if len(targets) == 1 and lo >= 1 else {}
+
+
+def ask_buttons(view: dict[str, Any], names: dict[int, str]) -> list[Button]:
+    """One button per option the engine offers the reader in the open ask."""
+    legal = view.get("legal")
+    ask = view.get("ask")
+    if not legal or not ask:
+        return []
+    kind = ask["kind"]
+    L = lambda n: card_label(view, n)  # noqa: E731
+    out: list[Button] = []
+    if kind == "choose_character":
+        for cid in legal["offered"]:
+            ch = CHARACTERS[cid]
+            skills = ", ".join(SKILL_NAMES[s][0] for s in ch.skills if s in SKILL_NAMES)
+            out.append(Button(f"{ch.name} {ch.zh}", _pick(character=cid), kind="character",
+                              hint=f"{KINGDOMS[ch.kingdom][0]} · {ch.max_hp} HP · {skills}"))
+    elif kind == "play":
+        for a in legal["actions"]:
+            if a.get("end"):
+                out.append(Button("End Play phase", _pick(end=True), kind="end"))
+            elif "use" in a:
+                name = card_name(a["as"])
+                real = CARD_TYPES.get((view.get("cards") or {}).get(str(a["use"]), {}).get("id", ""),
+                                      ("",))[0]
+                label = (f"Use {L(a['use'])}" if real == name else
+                         f"{L(a['use'])} as {name}")
+                if a.get("skill"):
+                    label += f" [{skill_name(a['skill'])}]"
+                ts = list(a.get("targets") or [])
+                meta: dict[str, Any] = {}
+                hint = ""
+                if a.get("max", 0) > 0:
+                    meta = {"_t": 1, **_auto(ts, a.get("min", 0))}
+                    hint = "targets: " + ", ".join(str(t) for t in ts)
+                    if a.get("max", 1) > 1:
+                        hint += f" (up to {a['max']})"
+                if a["as"] == "collateral":
+                    meta["_s"] = 1
+                    hint += "; then choose who they must Kill"
+                out.append(Button(label, _pick(use=a["use"], **{"as": a["as"]}, **meta),
+                                  kind="use", hint=hint, card=a["use"], targets=ts))
+            elif "use_pair" in a:
+                ts = list(a.get("targets") or [])
+                out.append(Button("2 selected hand cards as Kill [Serpent Spear]",
+                                  _pick(**{"as": "slash", "_u": 1, "_t": 1}, **_auto(ts, 1)),
+                                  kind="skill", hint="select 2 hand cards and a target",
+                                  targets=ts))
+            elif "skill" in a:
+                meta = {}
+                hint = []
+                if a.get("max_cards", 0) > 0:
+                    meta["_c"] = 1
+                    lo, hi = a.get("min_cards", 0), a.get("max_cards", 0)
+                    hint.append(f"select {lo}" + (f"–{hi}" if hi != lo else "") + " card(s)")
+                ts = list(a.get("targets") or [])
+                if a.get("max_targets", 0) > 0:
+                    meta.update({"_t": 1, **_auto(ts, a.get("min_targets", 0))})
+                    hint.append(f"{a.get('min_targets')}–{a.get('max_targets')} target(s)"
+                                + (" in order" if a.get("ordered") else ""))
+                out.append(Button(skill_name(a["skill"]), _pick(skill=a["skill"], **meta),
+                                  kind="skill", hint="; ".join(hint), targets=ts))
+    elif kind in ("respond", "borrowed_sword"):
+        want = legal.get("name", "slash")
+        for o in legal.get("cards", []):
+            label = f"Play {L(o['card'])}" + (f" as {card_name(o['as'])}"
+                                              if (view.get("cards") or {}).get(str(o["card"]), {}).get("id") != o["as"] else "")
+            if o.get("skill"):
+                label += f" [{skill_name(o['skill'])}]"
+            out.append(Button(label, _pick(card=o["card"], **{"as": o["as"]}), kind="card",
+                              card=o["card"], primary=True))
+        if legal.get("pair"):
+            out.append(Button(f"2 selected hand cards as {card_name(want)} [Serpent Spear]",
+                              _pick(_c=1), kind="skill", hint="select 2 hand cards"))
+        if legal.get("armor"):
+            out.append(Button("Try Eight Trigrams (judge: red = Dodge)", _pick(armor=True),
+                              kind="skill"))
+        if legal.get("lord_skill"):
+            out.append(Button("Ask for help (lord skill)", _pick(lord_skill=True), kind="skill"))
+        out.append(Button("Decline", _pick(decline=True), kind="decline"))
+    elif kind == "negate_window":
+        for c in legal.get("negates", []):
+            out.append(Button(f"Negate with {L(c)}", _pick(negate=c), kind="card", card=c,
+                              primary=True))
+        out.append(Button("Pass", _pick(**{"pass": True}), kind="decline"))
+    elif kind == "rescue":
+        for c in legal.get("cards", []):
+            out.append(Button(f"Use {L(c)} as Peach", _pick(peaches=[c]), kind="card", card=c,
+                              primary=True))
+        if legal.get("max", 1) > 1 and len(legal.get("cards", [])) > 1:
+            out.append(Button("Use the selected cards as Peaches", _pick(_p=1), kind="skill",
+                              hint=f"up to {legal['max']}"))
+        out.append(Button("Pass", _pick(**{"pass": True}), kind="decline"))
+    elif kind == "discard":
+        out.append(Button(f"Discard the {legal['count']} selected card(s)", _pick(_c=1),
+                          kind="skill", hint=f"select exactly {legal['count']}", primary=True))
+    elif kind == "invoke":
+        sk = skill_name(legal.get("skill"))
+        if legal.get("skill") == "guicai":
+            for c in legal.get("cards", []):
+                out.append(Button(f"{sk}: replace the judgment with {L(c)}",
+                                  _pick(yes=True, card=c), kind="card", card=c))
+        elif legal.get("targets") is not None and "max_targets" in legal:
+            ts = list(legal["targets"])
+            out.append(Button(f"Use {sk}", _pick(yes=True, _t=1, **_auto(ts, legal.get("min_targets", 0))),
+                              kind="skill", targets=ts,
+                              hint=f"{legal.get('min_targets')}–{legal.get('max_targets')} target(s)"))
+        else:
+            out.append(Button(f"Yes, use {sk}", _pick(yes=True), kind="skill", primary=True))
+        out.append(Button("No", _pick(no=True), kind="decline"))
+    elif kind == "choose_card":
+        owner = legal.get("owner")
+        seat = next((p for p in view["seats"] if p["seat"] == owner), None)
+        for o in legal["slots"]:
+            slot = o["slot"]
+            if slot.startswith("hand-"):
+                label = f"Hand card {slot[5:]} (face down)"
+            elif seat and slot in seat["equip"]:
+                label = f"{EQUIP_LABELS.get(slot, slot)}: {L(seat['equip'][slot])}"
+            elif seat and slot.startswith("judgment-"):
+                i = int(slot.split("-")[1]) - 1
+                label = (f"Judgment area: {L(seat['judgment'][i])}"
+                         if i < len(seat["judgment"]) else slot)
+            else:
+                label = slot
+            out.append(Button(label, _pick(slot=slot), kind="slot"))
+    elif kind == "choose_option":
+        for s in legal.get("suits", []):
+            out.append(Button(SUIT_NAMES.get(s, s), _pick(suit=s), kind="suit"))
+    elif kind == "pick_revealed":
+        for c in legal.get("cards", []):
+            out.append(Button(f"Take {L(c)}", _pick(card=c), kind="card", card=c))
+    elif kind == "arrange":
+        out.append(Button("Arrange as chosen", _pick(_arr=list(legal["cards"])), kind="skill",
+                          primary=True))
+        out.append(Button("All back on top, in order", _pick(top=list(legal["cards"]), bottom=[]),
+                          kind="decline"))
+    elif kind == "distribute":
+        out.append(Button("Give as chosen", _pick(_give=list(legal["cards"])), kind="skill",
+                          primary=True))
+        out.append(Button("Keep both", _pick(keep=True), kind="decline"))
+    elif kind == "optional_cost":
+        meta = {"_c": 1}
+        ts = list(legal.get("targets") or [])
+        if ts:
+            meta.update({"_tt": 1, **_auto(ts, 1)})
+        out.append(Button(f"Pay {legal['count']} selected card(s)", _pick(**meta), kind="skill",
+                          hint=f"select exactly {legal['count']}" + ("; choose the new target"
+                                                                     if ts else ""),
+                          targets=ts, primary=True))
+        out.append(Button("Decline", _pick(decline=True), kind="decline"))
+    return out
+
+
+def _names(seats: list[Seat]) -> dict[int, str]:
+    return {s.number: (s.user.get_username() if s.user_id else "bot")
+            for s in seats if s.number is not None}
+
+
+def table_context(request: HttpRequest, match: Match, *, error: str | None = None) -> dict[str, Any]:
+    """Everything templates/sanguosha/table.html and its fragments need.
+
+    Queries: the reader's seat, the open phase, the seats with their users, the diary rows,
+    the check-in of the reader — the same number for 4 or 10 players.
+    """
+    seat, director = game_pages.viewer_of(request, match)
+    finished = match.status == Match.Status.FINISHED
+    omniscient = bool(director or finished)
+    if seat is not None and seat.number is None:
+        seat = None
+    view: dict[str, Any] | None = None
+    if match.state is not None and game_pages.game_or_none(match.game) is not None:
+        view = selectors.player_view_for(match, seat, omniscient=omniscient)
+    phase = (selectors.current_phase(match)
+             if match.status in (Match.Status.RUNNING, Match.Status.PAUSED) else None)
+    seat_rows = list(match.seats.filter(removed_at__isnull=True).select_related("user")
+                     .order_by("number", "joined_at"))
+    names = _names(seat_rows)
+    bots = {s.number for s in seat_rows if s.is_bot}
+    me = seat.number if seat is not None else None
+    lang = "zh" if (getattr(request, "LANGUAGE_CODE", "") or "").startswith("zh") else "en"
+    diary = list(selectors.diary_for_seat(match, me, lang=lang, omniscient=omniscient))
+    diary.reverse()
+    ctx: dict[str, Any] = {
+        "match": match, "seat": seat, "me": me, "director": director, "finished": finished,
+        "omniscient": omniscient, "phase": phase, "view": view, "names": names,
+        "seat_rows": seat_rows, "diary": diary, "error": error, "your_move": False,
+        "buttons": [], "seats": [], "hand": [], "answered": None,
+        "poll_url": reverse("sanguosha:table-poll", args=[match.pk]),
+        "answer_url": reverse("sanguosha:answer", args=[match.pk]),
+        "generic_url": reverse("games:match-detail", args=[match.pk]),
+        "can_join": bool(match.status == Match.Status.FORMING and seat is None
+                         and request.user.is_authenticated and not match.is_private),
+        "can_start": bool(match.status == Match.Status.FORMING and request.user.is_authenticated
+                          and (request.user.is_staff or match.created_by_id == request.user.pk)),
+        "outcome": match.outcome if finished else None,
+    }
+    if view is None:
+        return ctx
+    ctx.update(board_context(view, me, names, bots=bots, finished=finished,
+                             omniscient=omniscient))
+    ctx["your_move"] = bool(ctx["buttons"] and ctx["answered"] is None
+                            and match.status == Match.Status.RUNNING
+                            and phase is not None and me in (phase.awaited or []))
+    return ctx
+
+
+def board_context(view: dict[str, Any], me: int | None, names: dict[int, str], *,
+                  bots: set[int] | frozenset[int] = frozenset(), finished: bool = False,
+                  omniscient: bool = False) -> dict[str, Any]:
+    """The table drawn from a player view alone (no database): seats, hand, piles, the
+    open ask's buttons. Shared by the table page and the generic match page's board."""
+    ctx: dict[str, Any] = {}
+    legal_targets: set[int] = set()
+    buttons = ask_buttons(view, names) if me is not None and not finished else []
+    for b in buttons:
+        legal_targets.update(b.targets)
+    ask = view.get("ask") or {}
+    public_awaited = set(ask.get("awaited") or [])
+    seats = []
+    for p in view["seats"]:
+        ch = CHARACTERS.get(p["character"]) if p.get("character") else None
+        character = None
+        if ch is not None:
+            character = {"id": ch.id, "name": ch.name, "zh": ch.zh, "kingdom": ch.kingdom,
+                         "kingdom_name": " ".join(KINGDOMS[ch.kingdom]),
+                         "skills": [(s, *SKILL_NAMES.get(s, (s, ""))) for s in ch.skills],
+                         "url": reverse("sanguosha:character", args=[ch.id])}
+        ident = IDENTITY_NAMES.get(p["identity"]) if p.get("identity") else None
+        equip = [(EQUIP_LABELS[slot], c) for slot in EQUIP_LABELS
+                 if (c := _card(view, p["equip"].get(slot))) is not None]
+        seats.append(SeatShow(
+            number=p["seat"], name=names.get(p["seat"], f"seat {p['seat']}"), is_you=p["seat"] == me,
+            is_current=p["seat"] == view.get("current") and not view.get("over"), alive=p["alive"],
+            hp=p["hp"], max_hp=p["max_hp"],
+            magatama=[i < p["hp"] for i in range(max(p["max_hp"], 0))],
+            hand_count=p["hand_count"], character=character,
+            identity=ident if ident else None, equip=equip,
+            judgment=[c for n in p["judgment"] if (c := _card(view, n)) is not None],
+            awaited=p["seat"] in public_awaited, legal_target=p["seat"] in legal_targets,
+            is_bot=p["seat"] in bots))
+    ctx["seats"] = seats
+    mine = next((p for p in view["seats"] if p["seat"] == me), None)
+    ctx["hand"] = [c for n in (mine or {}).get("hand", []) if (c := _card(view, n)) is not None]
+    ctx["my_equip"] = [c for _, c in (next((s.equip for s in seats if s.is_you), []))]
+    ctx["all_hands"] = ([(s, [c for n in p.get("hand", []) if (c := _card(view, n))])
+                         for s, p in zip(seats, view["seats"])] if omniscient else [])
+    ctx["discard_top"] = _card(view, view["discard"][-1]) if view.get("discard") else None
+    ctx["discard_count"] = len(view.get("discard") or [])
+    ctx["processing"] = [c for n in view.get("processing") or [] if (c := _card(view, n))]
+    ctx["ask"] = ask or None
+    ctx["ask_title"] = ASK_TITLES.get(ask.get("kind", ""), "") if ask else ""
+    ctx["ask_sentence"] = ask_sentence(view, names)
+    ctx["buttons"] = buttons
+    answered = view.get("answered")
+    ctx["answered"] = answered
+    ctx["default_text"] = default_sentence(view, view.get("default"))
+    ctx["takes_targets"] = any(b.targets for b in buttons)
+    ctx["sub_target"] = any('"_s"' in b.value for b in buttons)
+    ctx["living"] = [s for s in seats if s.alive]
+    legal = view.get("legal") or {}
+    ctx["arrange_cards"] = ([_card(view, c) for c in legal.get("cards", [])]
+                            if ask.get("kind") == "arrange" and legal else [])
+    ctx["distribute_cards"] = ([_card(view, c) for c in legal.get("cards", [])]
+                               if ask.get("kind") == "distribute" and legal else [])
+    ctx["distribute_targets"] = legal.get("targets", []) if ask.get("kind") == "distribute" else []
+    hand_nums = {c.num for c in ctx["hand"]}
+    extra = set()
+    for key in ("cards",):
+        for x in legal.get(key, []) if isinstance(legal.get(key), list) else []:
+            if isinstance(x, int) and x not in hand_nums:
+                extra.add(x)
+    for a in legal.get("actions", []) or []:
+        for x in a.get("cards", []) if "skill" in a and "use" not in a else []:
+            if isinstance(x, int) and x not in hand_nums:
+                extra.add(x)
+    selectable_kinds = {"discard", "optional_cost", "rescue", "play", "respond"}
+    ctx["extra_cards"] = ([c for n in sorted(extra) if (c := _card(view, n))]
+                          if ask.get("kind") in selectable_kinds else [])
+    ctx["selectable"] = bool(buttons) and any(
+        '"_c"' in b.value or '"_p"' in b.value or '"_u"' in b.value for b in buttons)
+    winners = view.get("winners") or []
+    ctx["winner_names"] = [f"{names.get(w, 'seat')} (seat {w})" for w in winners]
+    return ctx

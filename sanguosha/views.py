@@ -1,0 +1,153 @@
+"""The Three Kingdoms Kill pages: create a table, the table itself (full page, an htmx
+fragment polled every few seconds that answers 204 while nothing changed, and one POST URL
+for answering the open ask), and the card / character catalogue.
+
+Permissions and refusals follow ``games.views``: lookup and permission together, services
+raise ``ApplicationError`` and the view answers with its message and 4xx status; a refused
+answer changes nothing. Every page is built by ``sanguosha.pages.table_context`` from the
+player view and the reader's diary rows.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Prefetch
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games.exceptions import ApplicationError
+from games.forms import parse_int
+from games.lib import pages as game_pages
+from games.models import Match
+from games.services.matches import match_create, match_join
+from games.services.orders import order_submit
+from sanguosha import pages
+from sanguosha.forms import TableCreateForm, schedule_for
+from sanguosha.models import CardType, Character, Skill
+
+SLUG = "sanguosha"
+ANSWER_SAVED = "Your answer is in."
+NOT_A_PLAYER = "You do not have a seat at this table."
+NOT_THIS_GAME = "This match is not a Three Kingdoms Kill table."
+DAMAGED = "This form is damaged (phase_id is not a number); reload the page and try again."
+
+
+def _get_table(request: HttpRequest, match_id: int) -> Match:
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or not game_pages.can_view(match, request.user):
+        raise Http404("No such match.")
+    if match.game != SLUG:
+        raise Http404(NOT_THIS_GAME)
+    return match
+
+
+def _render_table(request: HttpRequest, match: Match, *, status: int = 200,
+                  error: str | None = None, fragment: bool = False) -> HttpResponse:
+    ctx = pages.table_context(request, match, error=error)
+    ctx["as_fragment"] = fragment
+    template = "sanguosha/fragments/table.html" if fragment else "sanguosha/table.html"
+    return render(request, template, ctx, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def table_create(request: HttpRequest) -> HttpResponse:
+    """A new table for 4–10 players with the sanguosha.md settings (any logged-in user)."""
+    form = TableCreateForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                match = match_create(
+                    game=SLUG, name=data["name"], created_by=request.user, config=data["config"],
+                    min_players=data["min_players"], max_players=data["max_players"],
+                    schedule=schedule_for(data["config"]), is_private=data["is_private"],
+                    bots_enabled=data["bots_enabled"])
+                if data.get("join"):
+                    match_join(match=match, user=request.user, invite_code=match.invite_code)
+            except ApplicationError as exc:
+                form.add_error(None, exc.message)
+                status = exc.status if 400 <= exc.status < 500 else 400
+            else:
+                messages.success(request, "The table is set. Share it; start when everyone sits.")
+                return redirect("sanguosha:table", match_id=match.pk)
+    return render(request, "sanguosha/create.html", {"form": form}, status=status)
+
+
+@login_required
+@require_GET
+def table(request: HttpRequest, match_id: int) -> HttpResponse:
+    return _render_table(request, _get_table(request, match_id))
+
+
+@login_required
+@require_GET
+def table_poll(request: HttpRequest, match_id: int) -> HttpResponse:
+    """``?v=<version>``: 204 while the match is unchanged, else the table fragment."""
+    match = _get_table(request, match_id)
+    seen = parse_int(request.GET.get("v"))
+    if seen is not None and seen == match.version:
+        return HttpResponse(status=204)
+    return _render_table(request, match, fragment=True)
+
+
+@login_required
+@require_POST
+def answer(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Answer the open ask: the posted buttons/boxes become an order (``order_from_post``),
+    submitted for the phase the page showed; a later phase refuses it as stale."""
+    match = _get_table(request, match_id)
+    fragment = bool(getattr(request, "htmx", False))
+    seat = game_pages.seat_of(match, request.user)
+    if seat is None:
+        return _render_table(request, match, status=403, error=NOT_A_PLAYER, fragment=fragment)
+    raw_phase = request.POST.get("phase_id", "").strip()
+    phase_id = parse_int(raw_phase) if raw_phase else None
+    if raw_phase and phase_id is None:
+        return _render_table(request, match, status=400, error=DAMAGED, fragment=fragment)
+    try:
+        payload = game_pages.order_payload_from_post(SLUG, request.POST)
+    except game_pages.OrderFormInvalid as exc:
+        return _render_table(request, match, status=400, error=exc.message, fragment=fragment)
+    try:
+        order_submit(match=match, seat=seat, payload=payload, phase_id=phase_id)
+    except ApplicationError as exc:
+        status = exc.status if 400 <= exc.status < 500 else 400
+        return _render_table(request, match, status=status, error=exc.message, fragment=fragment)
+    match.refresh_from_db()
+    if fragment:
+        return _render_table(request, match, fragment=True)
+    messages.success(request, ANSWER_SAVED)
+    return redirect(reverse("sanguosha:table", args=[match.pk]))
+
+
+# --- the catalogue ---------------------------------------------------------------------
+
+@require_GET
+def catalogue(request: HttpRequest) -> HttpResponse:
+    """Every card type and character, English and Chinese names, with links to the rules."""
+    return render(request, "sanguosha/catalogue.html", {
+        "card_types": CardType.objects.all(),
+        "characters": Character.objects.prefetch_related(
+            Prefetch("skills", queryset=Skill.objects.order_by("order"))),
+    })
+
+
+@require_GET
+def card_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    card_type = get_object_or_404(CardType, slug=slug)
+    return render(request, "sanguosha/card.html", {
+        "card_type": card_type, "cards": card_type.cards.all(),
+        "skill": Skill.objects.filter(slug=slug).first()})
+
+
+@require_GET
+def character_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    character = get_object_or_404(Character, slug=slug)
+    return render(request, "sanguosha/character.html", {
+        "character": character, "skills": character.skills.all()})
