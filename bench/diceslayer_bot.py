@@ -29,6 +29,8 @@ def main(argv: list[str] | None = None) -> int:
         "decisions": report["decisions"],
         "decision_ms_median": report["decision_ms_median"],
         "decision_ms_max": report["slowest_decision_ms"],
+        "decision_cpu_ms_median": report["decision_cpu_ms_median"],
+        "decision_cpu_ms_max": report["slowest_decision_cpu_ms"],
         "games_per_second": report["games_per_second"],
         "mean_score": report["mean_score"],
         "median_score": report["median_score"],

@@ -19,6 +19,7 @@ def test_bot_command_prints_json_summary():
     assert report["games"] == 3 and report["variant"] == "solo"
     assert report["min_score"] <= report["median_score"] <= report["max_score"]
     assert 0 < report["slowest_decision_ms"] < 1000
+    assert 0 <= report["slowest_decision_cpu_ms"] <= 50  # the bot's budget, in CPU time
     assert report["decisions"] >= 3
 
 

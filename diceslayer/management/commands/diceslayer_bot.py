@@ -36,4 +36,4 @@ class Command(BaseCommand):
         self.stdout.write(
             f"{report['games']} {report['variant']} games: mean score {report['mean_score']}, "
             f"median {report['median_score']}, slowest decision "
-            f"{report['slowest_decision_ms']} ms")
+            f"{report['slowest_decision_ms']} ms ({report['slowest_decision_cpu_ms']} ms CPU)")
