@@ -1,4 +1,6 @@
-"""Django app config for Kill Game: registers the pure engine with the game registry."""
+"""Django app config for Kill Game: registers the pure engine with the game registry, with
+the board and order-form templates, the form-to-order hook, the config hook that snapshots
+the admin-edited map and prices, and the 13:00 / 21:30 default schedule."""
 
 from __future__ import annotations
 
@@ -13,6 +15,13 @@ class KillgameConfig(AppConfig):
     def ready(self) -> None:
         from games.registry import register
 
-        from killgame import engine
+        from killgame import engine, pages, services
 
-        register(engine)
+        register(engine, board_template=pages.BOARD_TEMPLATE,
+                 order_form_template=pages.ORDER_FORM_TEMPLATE,
+                 order_from_post=pages.order_from_post,
+                 config_prepare=services.config_build,
+                 default_schedule=services.default_schedule,
+                 email_template="killgame/email_now.txt",
+                 email_template_html="killgame/email_now.html",
+                 email_context=pages.email_context)

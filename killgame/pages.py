@@ -1,0 +1,596 @@
+"""What the Kill Game board, order forms, panel, diary and feed show — the registry hooks
+(``board_template``, ``order_form_template``, ``order_from_post``) and the context behind
+them. Everything comes from the engine's ``player_view`` dict and the reader's diary rows
+(DESIGN.md "Hidden information"); the only other input is the match config's public map
+snapshot (zone positions for drawing).
+
+- :func:`board` turns a player view into the map (SVG shapes with their §8.1 states), the
+  panel (energy, backpack, approval faces…), the zone roster, the stored orders and the
+  choices each order form offers.
+- :func:`order_from_post` turns the posted no-JS form into one engine order; the pressed
+  button's ``kind`` says which.
+- :func:`error_controls` maps an engine error's ``field`` to the form control that caused it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+from django.http import QueryDict
+
+from killgame.engine import catalogue as cat
+from killgame.engine.describe import ITEM_NAMES
+from killgame.services import layout
+
+BOARD_TEMPLATE = "killgame/board.html"
+ORDER_FORM_TEMPLATE = "killgame/order_form.html"
+
+PICK_AN_ACTION = "Press the button of the order you want to give."
+NOT_A_NUMBER = "{label} must be a whole number."
+CART_TOO_BIG = "A cart line may hold at most 99 units."
+PICK_A_TARGET = "Pick at least one target."
+PICK_A_ZONE = "Pick a zone."
+PICK_AN_ITEM = "Pick an item."
+PICK_WEAR = "Tick what you want to wear."
+
+WEARABLE = cat.WEARABLE
+#: (order type, engine error field) -> the form control it belongs to
+CONTROL_OF_FIELD = {
+    ("move", "to"): "move_to", ("start_zone", "zone"): "start_zone", ("cart", "items"): "cart",
+    ("medkit", "target"): "medkit_target", ("smoke", "zone"): "smoke_zone",
+    ("gas", "zone"): "gas_zone", ("buy", "item"): "buy_item", ("sell", "item"): "sell_item",
+    ("attack", "weapon"): "attack_weapon", ("attack", "targets"): "attack_targets",
+    ("attack", "random"): "attack_random", ("grenade", "zone"): "grenade_zone",
+    ("c4", "zone"): "c4_zone", ("wear", "items"): "wear_items",
+}
+_PID = re.compile(r"\b(?:player |il giocatore )?p(\d+)\b")
+
+
+# --- names -------------------------------------------------------------------------------
+
+def item_name(item: str, lang: str = "en") -> str:
+    names = ITEM_NAMES.get(lang, ITEM_NAMES["en"])
+    return names.get(item, item.replace("_", " "))
+
+
+def with_names(text: str, names: Mapping[int, str]) -> str:
+    """Diary sentences name players by id (``player p3``); pages show the seat's username
+    (public: the seat list is on every page)."""
+    def repl(m: re.Match[str]) -> str:
+        seat = int(m.group(1))
+        return names.get(seat, m.group(0))
+    return _PID.sub(repl, text)
+
+
+def pid_name(pid: str | None, names: Mapping[int, str]) -> str:
+    if not pid:
+        return ""
+    if pid.startswith("m") and pid[1:].isdigit():
+        return f"Monster {pid[1:]}"
+    if pid.startswith("p") and pid[1:].isdigit():
+        return names.get(int(pid[1:]), pid)
+    return pid
+
+
+# --- the map -----------------------------------------------------------------------------
+
+def map_positions(match_config: Mapping[str, Any] | None, zone_ids: list[str],
+                  adjacent: Mapping[str, list[str]]) -> dict[str, tuple[float, float]]:
+    """Zone positions from the match's map snapshot, or the computed layout."""
+    data = (match_config or {}).get("map_data") or {}
+    given = {}
+    for zid, info in (data.get("zones") or {}).items():
+        if isinstance(info, Mapping) and info.get("x") is not None and info.get("y") is not None:
+            given[zid] = (float(info["x"]), float(info["y"]))
+    if not given and (match_config or {}).get("map") in BUILTIN_GRIDS:
+        given = BUILTIN_GRIDS[match_config["map"]]  # type: ignore[index]
+    return layout(zone_ids, adjacent, given)
+
+
+def _grid(rows: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+    return {z: (10 + c * 20, 10 + r * 20) for z, (c, r) in rows.items()}
+
+
+#: the §20 layout sketches, for matches whose config has no map snapshot
+BUILTIN_GRIDS = {
+    "classic": _grid({
+        "cimitero_del_vampire": (0, 0), "foresta_del_nord": (1, 0), "grotta": (2, 0),
+        "ponte_ovest": (0, 1), "boschetto": (1, 1), "sentiero": (2, 1), "vecchio_granaio": (3, 1),
+        "ruderi": (0, 2), "balle_di_paglia": (1, 2), "paese": (2, 2), "depositi": (3, 2),
+        "sede_cubota": (0, 3), "campi": (1, 3), "strada": (2, 3), "ponte_est": (3, 3),
+        "bar_pino": (4, 3), "landa_del_sud": (1, 4), "ingresso": (2, 4), "grandi_pianure": (3, 4)}),
+    "inferno": _grid({
+        "cave_nord_ovest": (0, 0), "er_cristallo": (1, 0), "ceppo": (2, 0),
+        "ponte_nord_est": (3, 0), "cave_nord_est": (4, 0), "ponte_ovest": (0, 1),
+        "pietra_c": (1, 1), "cerchio_cy": (2, 1), "pietra_y": (3, 1), "fallo_di_pietra": (4, 1),
+        "cave_sud_ovest": (0, 2), "foresta_rossa": (1.5, 2), "ponte_sud_est": (3, 2),
+        "cave_sud_est": (4, 2)}),
+}
+
+
+def map_drawing(view: Mapping[str, Any], match_config: Mapping[str, Any] | None, *,
+                positions: Mapping[str, list[str]] | None = None) -> dict[str, Any]:
+    """The SVG map: zones with their §8.1 state classes, links, clouds and markers.
+
+    ``positions`` (replay only, when the match is over) lists who stands in each zone.
+    """
+    mp = view["map"]
+    zones = mp["zones"]
+    ids = [z["id"] for z in zones]
+    adjacent = {z["id"]: list(z["adjacent"]) for z in zones}
+    pos = map_positions(match_config, ids, adjacent)
+    xs = [p[0] for p in pos.values()] or [0]
+    ys = [p[1] for p in pos.values()] or [0]
+    pad = 11
+    box = (min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad)
+    me = view.get("me") or {}
+    here = me.get("zone") if me.get("alive") else None
+    tactical_moves = set(view.get("moves") or [])
+    start_zones = set(view.get("start_zones") or [])
+    clouds: dict[str, list[str]] = {}
+    for c in view.get("clouds") or []:
+        clouds.setdefault(c["zone"], []).append(c["cloud"])
+    if view.get("over") and view.get("omniscient"):
+        for z, until in (view["omniscient"].get("smoke") or {}).items():
+            if until >= view["turn"]:
+                clouds.setdefault(z, []).append("smoke")
+        for z, until in (view["omniscient"].get("gas") or {}).items():
+            if until >= view["turn"]:
+                clouds.setdefault(z, []).append("gas")
+    out_zones = []
+    for z in zones:
+        zid = z["id"]
+        x, y = pos[zid]
+        states = []
+        if z["closed"]:
+            states.append("closed-here" if zid == here else "closed")
+        else:
+            states.append("here" if zid == here else "active")
+        if zid in tactical_moves:
+            states.append("reachable")
+        if zid in start_zones:
+            states.append("startable")
+        if zid == view.get("next_to_close"):
+            states.append("closing-next")
+        if zid == mp["central"]:
+            states.append("central")
+        label_state = {"closed": "closed", "closed-here": "closed, you are inside: leave now",
+                       "here": "you are here", "active": "open"}[states[0]]
+        extra = []
+        if "reachable" in states:
+            extra.append("you can move here")
+        if "closing-next" in states:
+            extra.append("closes next")
+        if "central" in states:
+            extra.append("central zone")
+        for cl in clouds.get(zid, []):
+            extra.append("smoke" if cl == "smoke" else "gas")
+        out_zones.append({
+            "id": zid, "name": z["name"], "gloss": z.get("gloss", ""), "x": x, "y": y,
+            "bx": round(x - 8.5, 2), "by": round(y - 7, 2), "youx": round(x - 6, 2),
+            "youy": round(y - 4.5, 2), "starx": round(x + 6.5, 2), "stary": round(y - 3.5, 2),
+            "cloudx": round(x + 5.8, 2), "cloudy": round(y + 5.8, 2),
+            "peopley": round(y + 5.3, 2),
+            "states": states, "cls": " ".join(f"z-{s}" for s in states),
+            "title": f"{z['name']}: {', '.join([label_state, *extra])}",
+            "clouds": sorted(set(clouds.get(zid, []))),
+            "short": _short(z["name"]),
+            "people": (positions or {}).get(zid, []),
+        })
+    edges = []
+    seen = set()
+    for z in zones:
+        for n in z["adjacent"]:
+            key = tuple(sorted((z["id"], n)))
+            if key in seen or n not in pos:
+                continue
+            seen.add(key)
+            closed = z["closed"] or any(q["id"] == n and q["closed"] for q in zones)
+            edges.append({"x1": pos[key[0]][0], "y1": pos[key[0]][1],
+                          "x2": pos[key[1]][0], "y2": pos[key[1]][1], "closed": closed})
+    return {"zones": out_zones, "edges": edges,
+            "viewbox": " ".join(f"{v:g}" for v in box),
+            "clickable": "move" if tactical_moves else ("start" if start_zones else "")}
+
+
+def _short(name: str) -> list[str]:
+    """A zone name on at most two lines for the SVG label."""
+    words = name.split()
+    if len(name) <= 11 or len(words) == 1:
+        return [name]
+    half = (len(words) + 1) // 2
+    return [" ".join(words[:half]), " ".join(words[half:])]
+
+
+# --- the board ---------------------------------------------------------------------------
+
+def board(view: Mapping[str, Any] | None, match_config: Mapping[str, Any] | None,
+          names: Mapping[int, str], lang: str = "en") -> dict[str, Any]:
+    """Everything the board and order templates show, from ``view`` only."""
+    if not view:
+        return {}
+    me = view.get("me")
+    out: dict[str, Any] = {
+        "map": map_drawing(view, match_config), "turn": view["turn"], "phase": view["phase"],
+        "over": view["over"], "living": view["living_count"],
+        "double_damage": view.get("double_damage"), "mode": view["mode"],
+        "next_to_close": _zone_name(view, view.get("next_to_close")),
+        "closed": [_zone_name(view, z) for z in view.get("closed", [])],
+        "check_enabled": view.get("check_enabled"), "me": None, "dead": False,
+        "winners": [pid_name(w, names) for w in view.get("winners") or []],
+    }
+    if me is None:
+        return out
+    if not me.get("alive"):
+        out["dead"] = True
+        out["died_turn"] = me.get("died_turn")
+        return out
+    out["me"] = panel(view, names, lang)
+    out["zone"] = roster(view, names)
+    out["orders"] = stored_orders(view, names, lang)
+    out["forms"] = order_choices(view, names, lang)
+    return out
+
+
+def _zone_name(view: Mapping[str, Any], zid: str | None) -> str:
+    if not zid:
+        return ""
+    for z in view["map"]["zones"]:
+        if z["id"] == zid:
+            return str(z["name"])
+    return zid
+
+
+def panel(view: Mapping[str, Any], names: Mapping[int, str], lang: str) -> dict[str, Any]:
+    me = view["me"]
+    max_energy = 25
+    energy = int(me["energy"])
+    approval = int(me["approval"])
+    backpack = []
+    if me.get("firearm"):
+        backpack.append({"id": me["firearm"], "name": item_name(me["firearm"], lang), "count": 1})
+    backpack.append({"id": me["weapon_melee"], "name": item_name(me["weapon_melee"], lang),
+                     "count": 1})
+    for item, n in me["items"].items():
+        backpack.append({"id": item, "name": item_name(item, lang), "count": n})
+    for opt in me.get("options") or []:
+        backpack.append({"id": opt, "name": item_name(opt, lang), "count": 1, "option": True})
+    faces = ([{"kind": "green", "on": approval >= i} for i in (1, 2, 3)]
+             + [{"kind": "red", "on": approval <= -i} for i in (1, 2, 3)])
+    allies = [{"name": pid_name(a["id"], names), "alive": a["alive"]}
+              for a in view.get("allies") or []]
+    return {
+        "name": names.get(me["seat"], f"p{me['seat']}"), "zone": _zone_name(view, me["zone"]),
+        "energy": energy, "max_energy": max_energy,
+        "energy_pct": max(0, min(100, energy * 100 // max_energy)),
+        "energy_low": energy <= 8, "coins": me["coins"], "backpack": backpack,
+        "approval": approval, "faces": faces, "persuasion": me["persuasion"],
+        "poisoned": me["poisoned"], "poison_ticks_left": me["poison_ticks_left"],
+        "reloading": me["reloading"], "reload_turn": me["reload_turn"],
+        "allies": allies, "team": me.get("team"), "checked": me.get("checked"),
+        "purchases_left": me.get("purchases_left"),
+    }
+
+
+def roster(view: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any] | None:
+    zone = view.get("zone")
+    if not zone:
+        return None
+    people = None
+    if zone.get("players") is not None:
+        people = [{"id": q["id"], "name": pid_name(q["id"], names), "teammate": q["teammate"]}
+                  for q in zone["players"]]
+    return {"name": _zone_name(view, zone["id"]), "closed": zone["closed"],
+            "smoked": zone["smoked"], "gassed": zone["gassed"], "people": people,
+            "monster": zone.get("monster"), "monster_id": zone.get("monster_id"),
+            "presences": zone["presences"]}
+
+
+def describe_order(order: Mapping[str, Any], view: Mapping[str, Any],
+                   names: Mapping[int, str], lang: str = "en") -> str:
+    """A stored order in one plain sentence."""
+    t = order.get("type")
+    z = lambda key: _zone_name(view, order.get(key))  # noqa: E731
+    if t == "move":
+        return f"Move to {z('to')}."
+    if t == "start_zone":
+        return f"Start in {z('zone')}."
+    if t == "cart":
+        items = order.get("items") or {}
+        if not items:
+            return "Shopping cart: nothing (a deliberate empty cart)."
+        return "Shopping cart: " + ", ".join(f"{n} × {item_name(i, lang)}"
+                                             for i, n in items.items()) + "."
+    if t == "medkit":
+        who = "yourself" if order.get("target") == "self" else pid_name(order.get("target"), names)
+        return f"Medkit on {who}."
+    if t == "antidote":
+        return "Take the antidote."
+    if t == "smoke":
+        return f"Smoke grenade on {z('zone')}."
+    if t == "gas":
+        return f"Gas canister on {z('zone')}."
+    if t == "attack":
+        weapon = item_name(order.get("weapon", ""), lang)
+        if "random" in order:
+            return f"Attack with the {weapon}: {order['random']} at random in the smoke."
+        targets = ", ".join(pid_name(x, names) for x in order.get("targets") or [])
+        return f"Attack with the {weapon}: {targets}."
+    if t == "grenade":
+        return f"Throw a grenade into {z('zone')}."
+    if t == "c4":
+        return f"Place C4 in {z('zone')}."
+    if t == "wear":
+        return "Wear: " + ", ".join(item_name(i, lang) for i in order.get("items") or []) + "."
+    if t == "shout":
+        return "Challenge shout."
+    return str(t)
+
+
+def stored_orders(view: Mapping[str, Any], names: Mapping[int, str],
+                  lang: str) -> list[dict[str, Any]]:
+    out = []
+    for o in view["me"]["orders"]:
+        out.append({"slot": o["slot"], "seq": o["seq"],
+                    "text": describe_order(o["order"], view, names, lang),
+                    "withdrawable": o["slot"] is not None})
+    return out
+
+
+def order_choices(view: Mapping[str, Any], names: Mapping[int, str],
+                  lang: str) -> dict[str, Any]:
+    """The options of every order form available now (only what the player may know)."""
+    me = view["me"]
+    T = view["turn"]
+    phase = view["phase"]
+    zones = {z["id"]: z for z in view["map"]["zones"]}
+    here = me["zone"]
+    central = view["map"]["central"]
+    k_on = view.get("k_rations_enabled")
+    open_zones = [zid for zid, z in zones.items() if not z["closed"]]
+    zname = lambda zid: zones[zid]["name"]  # noqa: E731
+    items = me["items"]
+    roster_view = view.get("zone") or {}
+    smoked = bool(roster_view.get("smoked"))
+    forms: dict[str, Any] = {"phase": phase, "turn": T}
+    if phase == "tactical" and T == 1:
+        catalogue = view.get("catalogue") or {}
+        forms["cart"] = [{"id": i, "name": item_name(i, lang), "price": p["buy"],
+                          "category": cat.category(i),
+                          "max": 1 if cat.category(i) in ("firearm", "knife", "option") else 99}
+                         for i, p in catalogue.items()]
+        forms["budget"] = me["coins"]
+        forms["start_zones"] = [{"id": z, "name": zname(z)} for z in view.get("start_zones") or []]
+        forms["default_start"] = zname(view["map"]["default_start"])
+        prices = {i: p["buy"] for i, p in catalogue.items()}
+        backpack = dict(cat.DEFAULT_BACKPACK)
+        cost = sum(prices.get(i, 0) * n for i, n in backpack.items())
+        forms["default_backpack"] = {
+            "items": [item_name(i, lang) for i in backpack], "cost": cost,
+            "coins_left": max(0, int(me["coins"]) - cost),
+            "rations": 5 if k_on else 0}
+        stored = next((o["order"] for o in me["orders"] if o["slot"] == "cart"), None)
+        forms["cart_stored"] = dict(stored["items"]) if stored else {}
+        return forms
+    if phase == "tactical":
+        forms["moves"] = [{"id": z, "name": zname(z)} for z in view.get("moves") or []]
+        targets = [{"id": "self", "name": "yourself"}]
+        if not smoked and roster_view.get("players"):
+            targets += [{"id": q["id"], "name": pid_name(q["id"], names)}
+                        for q in roster_view["players"]]
+        forms["medkit"] = {"have": items.get("medkit", 0), "targets": targets}
+        forms["antidote"] = {"have": items.get("antidote", 0), "needed": me["poisoned"]}
+        near = [here, *zones[here]["adjacent"]] if here else []
+        near_open = [z for z in near if z in zones and not zones[z]["closed"]]
+        forms["smoke"] = {"have": items.get("smoke_grenade", 0),
+                          "zones": [{"id": z, "name": zname(z)} for z in near_open]}
+        gas_targets = open_zones if "gas_launcher" in (me.get("options") or []) else near_open
+        forms["gas"] = {"have": items.get("gas_canister", 0),
+                        "zones": [{"id": z, "name": zname(z)} for z in gas_targets
+                                  if not (k_on and z == central)]}
+        market = view.get("market") or {}
+        prices = market.get("prices") or {}
+        owned = {i for i, n in items.items() if n > 0}
+        if me.get("firearm"):
+            owned.add(me["firearm"])
+        if me.get("knife"):
+            owned.add(me["knife"])
+        forms["market"] = {
+            "regime": market.get("regime"), "purchases_left": me.get("purchases_left"),
+            "coins": me["coins"],
+            "rows": [{"id": i, "name": item_name(i, lang), "buy": p["buy"], "sell": p["sell"],
+                      "owned": (1 if i in (me.get("firearm"), me.get("knife")) else items.get(i, 0))}
+                     for i, p in prices.items()],
+            "sellable": [{"id": i, "name": item_name(i, lang), "price": prices[i]["sell"]}
+                         for i in prices if i in owned and prices[i]["sell"] is not None],
+        }
+        return forms
+    # action phase
+    weapons = []
+    if me.get("firearm"):
+        weapons.append({"id": me["firearm"], "name": item_name(me["firearm"], lang),
+                        "reloading": me["reloading"] and me["firearm"] in cat.RELOADING})
+    weapons.append({"id": me["weapon_melee"], "name": item_name(me["weapon_melee"], lang),
+                    "reloading": False})
+    people = []
+    if not smoked:
+        people = [{"id": q["id"], "name": pid_name(q["id"], names), "teammate": q["teammate"]}
+                  for q in roster_view.get("players") or []]
+        if roster_view.get("monster_id"):
+            people.append({"id": roster_view["monster_id"],
+                           "name": pid_name(roster_view["monster_id"], names), "teammate": False})
+    forms["attack"] = {"weapons": weapons, "targets": people, "smoked": smoked,
+                       "presences": roster_view.get("presences", 0)}
+    bomb_zones = [z for z in open_zones if not (k_on and z == central)]
+    forms["grenade"] = {"have": items.get("grenade", 0),
+                        "zones": [{"id": z, "name": zname(z)} for z in bomb_zones]}
+    adj = zones[here]["adjacent"] if here else []
+    forms["c4"] = {"have": items.get("c4", 0),
+                   "zones": [{"id": z, "name": zname(z)} for z in adj if z in bomb_zones]}
+    forms["wear"] = [{"id": w, "name": item_name(w, lang), "have": items.get(w, 0)}
+                     for w in WEARABLE]
+    forms["shout"] = {"allowed": T >= 2, "persuasion": me["persuasion"]}
+    return forms
+
+
+# --- orders from the form ----------------------------------------------------------------
+
+def _one(post: QueryDict, name: str, message: str) -> str:
+    value = (post.get(name) or "").strip()
+    if not value:
+        raise OrderFieldError(message, control=name)
+    return value
+
+
+class OrderFieldError(ValueError):
+    """Bad form input, with the control it belongs to (shown next to it)."""
+
+    def __init__(self, message: str, *, control: str) -> None:
+        super().__init__(message)
+        self.control = control
+
+
+def order_from_post(post: QueryDict) -> dict[str, Any]:
+    """The engine order from the posted board form. The pressed button's ``kind`` names
+    the order; each order reads only its own controls. Raises :class:`OrderFieldError`
+    (a ``ValueError``) for input that cannot become an order."""
+    kind = (post.get("kind") or "").strip()
+    if kind.startswith("withdraw:"):
+        return {"type": "withdraw", "slot": kind.split(":", 1)[1]}
+    if kind == "move":
+        return {"type": "move", "to": _one(post, "move_to", PICK_A_ZONE)}
+    if kind == "start_zone":
+        return {"type": "start_zone", "zone": _one(post, "start_zone", PICK_A_ZONE)}
+    if kind == "cart":
+        items: dict[str, int] = {}
+        for key in post:
+            if not key.startswith("cart_"):
+                continue
+            raw = (post.get(key) or "").strip()
+            if raw in ("", "0"):
+                continue
+            try:
+                n = int(raw)
+            except ValueError:
+                raise OrderFieldError(NOT_A_NUMBER.format(label=key[5:].replace("_", " ")),
+                                      control="cart") from None
+            if n > 99:
+                raise OrderFieldError(CART_TOO_BIG, control="cart")
+            items[key[5:]] = n
+        return {"type": "cart", "items": items}
+    if kind == "medkit":
+        return {"type": "medkit", "target": _one(post, "medkit_target", "Pick who to heal.")}
+    if kind == "antidote":
+        return {"type": "antidote"}
+    if kind in ("smoke", "gas", "grenade", "c4"):
+        return {"type": kind, "zone": _one(post, f"{kind}_zone", PICK_A_ZONE)}
+    if kind in ("buy", "sell"):
+        return {"type": kind, "item": _one(post, f"{kind}_item", PICK_AN_ITEM)}
+    if kind == "attack":
+        weapon = _one(post, "attack_weapon", "Pick a weapon.")
+        raw_random = (post.get("attack_random") or "").strip()
+        if raw_random:
+            try:
+                return {"type": "attack", "weapon": weapon, "random": int(raw_random)}
+            except ValueError:
+                raise OrderFieldError(NOT_A_NUMBER.format(label="The number of shots"),
+                                      control="attack_random") from None
+        targets = [t for t in post.getlist("attack_targets") if t.strip()]
+        if not targets:
+            raise OrderFieldError(PICK_A_TARGET, control="attack_targets")
+        if len(targets) == 1 and post.get("attack_twice"):
+            targets = targets * 2
+        return {"type": "attack", "weapon": weapon, "targets": targets}
+    if kind == "wear":
+        worn = [w for w in post.getlist("wear_items") if w.strip()]
+        if not worn:
+            raise OrderFieldError(PICK_WEAR, control="wear_items")
+        return {"type": "wear", "items": worn}
+    if kind == "shout":
+        return {"type": "shout"}
+    if kind == "check":
+        return {"type": "check"}
+    raise OrderFieldError(PICK_AN_ACTION, control="kind")
+
+
+def error_control(payload: Mapping[str, Any] | None, field: str | None) -> str:
+    """The control an engine error belongs to: the field's control, else the order's
+    own button (``move``, ``shout``, ``withdraw_combat``…)."""
+    if not payload:
+        return "kind"
+    kind = str(payload.get("type", ""))
+    if kind == "withdraw":
+        return f"withdraw_{payload.get('slot', '')}"
+    return CONTROL_OF_FIELD.get((kind, field or ""), kind or "kind")
+
+
+# --- email -------------------------------------------------------------------------------
+
+def now_lines(view: Mapping[str, Any] | None, names: Mapping[int, str],
+              lang: str = "en") -> list[str]:
+    """What the reader can do in the phase that just opened, in plain sentences (the
+    new-phase email), from their player view only."""
+    if not view or view.get("over"):
+        return []
+    me = view.get("me")
+    if me is None:
+        return ["You are watching: the public feed and the map are on the match page."]
+    if not me.get("alive"):
+        return ["You are dead: you can still watch the match."]
+    kg = board(view, None, names, lang)
+    f = kg["forms"]
+    out = []
+    if view["phase"] == "tactical" and view["turn"] == 1:
+        out.append(f"Shop your backpack (budget {f['budget']} coins) and choose your start zone; "
+                   f"if you do not, you get the default backpack and start in "
+                   f"{f['default_start']}.")
+        return out
+    zone = kg["zone"]
+    if zone:
+        if zone["people"] is None:
+            out.append(f"You are in {zone['name']}: the smoke hides {zone['presences']} "
+                       f"presence(s).")
+        else:
+            who = [p["name"] for p in zone["people"]] + (["a monster"] if zone["monster"] else [])
+            out.append(f"You are in {zone['name']} with " + (", ".join(who) or "nobody") + ".")
+        if zone["closed"]:
+            out.append("Your zone is closed: leave it in this Tactical phase.")
+    if view["phase"] == "tactical":
+        if f["moves"]:
+            out.append("You can move to " + ", ".join(m["name"] for m in f["moves"]) + ".")
+        m = f["market"]
+        if m["regime"]:
+            out.append(f"The market is {m['regime']} today; you may buy "
+                       f"{m['purchases_left']} more and have {m['coins']} coins.")
+        if f["medkit"]["have"]:
+            out.append(f"You have {f['medkit']['have']} medkit(s).")
+        if f["antidote"]["needed"] and f["antidote"]["have"]:
+            out.append("You are poisoned and have an antidote.")
+    else:
+        weapons = ", ".join(w["name"] for w in f["attack"]["weapons"] if not w["reloading"])
+        out.append(f"You can attack with: {weapons}.")
+        if f["grenade"]["have"] or f["c4"]["have"]:
+            out.append(f"Explosives: {f['grenade']['have']} grenade(s), {f['c4']['have']} C4.")
+        if f["shout"]["allowed"]:
+            out.append(f"You can shout a challenge (persuasion {f['shout']['persuasion']}%).")
+    if view.get("next_to_close"):
+        out.append(f"Next zone to close: {kg['next_to_close']}.")
+    return out
+
+
+def email_context(match: Any, seat_number: int | None, lang: str = "en") -> dict[str, Any]:
+    """Extra context for the new-phase email: ``now_lines`` for the reader's seat."""
+    from games import selectors
+    from games.models import Seat
+
+    if match is None or match.state is None:
+        return {"now_lines": []}
+    seat = None
+    if seat_number is not None:
+        seat = Seat.objects.filter(match=match, number=seat_number).first()
+    view = selectors.player_view_for(match, seat)
+    names = {s.number: (s.user.get_username() if s.user_id else "bot")
+             for s in Seat.objects.filter(match=match, number__isnull=False)
+             .select_related("user")}
+    return {"now_lines": now_lines(view, names, lang)}

@@ -1,0 +1,67 @@
+"""Template tags of the Kill Game pages: the board context (map, panel, forms) built from
+the player view, and the diary grouped by turn and phase with player names."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from killgame import pages
+
+register = template.Library()
+
+
+def _lang(context: Any) -> str:
+    request = context.get("request")
+    lang = getattr(request, "LANGUAGE_CODE", None) or "en"
+    return "it" if str(lang).startswith("it") else "en"
+
+
+@register.simple_tag(takes_context=True)
+def kg_board(context: Any) -> dict[str, Any]:
+    """``{% kg_board as kg %}``: everything the board shows, from ``view`` only (cached on
+    the request context so the board and the order form share one build)."""
+    cache = context.get("_kg_board_cache")
+    if cache is not None:
+        return cache  # type: ignore[no-any-return]
+    match = context.get("match")
+    view = context.get("view")
+    names = context.get("names") or {}
+    out = pages.board(view, getattr(match, "config", None), names, _lang(context))
+    context.dicts[0]["_kg_board_cache"] = out
+    return out
+
+
+@register.simple_tag(takes_context=True)
+def kg_diary(context: Any) -> dict[str, Any]:
+    """The reader's diary by turn then phase (newest first), and the public feed."""
+    names = context.get("names") or {}
+    groups = context.get("diary_groups") or []
+    turns, feed = [], []
+    for turn, rows in groups:
+        phases: list[dict[str, Any]] = []
+        for row in rows:
+            text = pages.with_names(row.text, names)
+            if not text.strip():
+                continue
+            kind = row.phase_kind or ""
+            if not phases or phases[-1]["kind"] != kind:
+                phases.append({"kind": kind, "rows": []})
+            phases[-1]["rows"].append({"text": text, "public": row.is_public, "kind": row.kind,
+                                       "seq": row.seq})
+            if row.is_public:
+                feed.append({"turn": turn, "phase": kind, "text": text, "seq": row.seq})
+        turns.append({"turn": turn, "phases": list(reversed(phases))})
+    return {"turns": turns, "feed": feed}
+
+
+@register.filter
+def kg_get(mapping: Any, key: str) -> Any:
+    """``errors|kg_get:"move_to"``."""
+    if not mapping:
+        return None
+    try:
+        return mapping.get(key)
+    except AttributeError:
+        return None
