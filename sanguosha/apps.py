@@ -1,4 +1,6 @@
-"""Django app config: registers the Sanguosha engine with the game registry."""
+"""Django app config: registers the Sanguosha engine with the game registry, with the
+hooks the generic pages use (board and order-form templates, the posted-form parser, the
+schedule built from the ask duration classes, the ask kinds whose check-ins are private)."""
 
 from __future__ import annotations
 
@@ -14,5 +16,10 @@ class SanguoshaConfig(AppConfig):
         from games.registry import register
 
         from sanguosha import engine
+        from sanguosha.forms import order_from_post, schedule_for
 
-        register(engine)
+        register(engine, board_template="sanguosha/board.html",
+                 order_form_template="sanguosha/order_fields.html",
+                 order_from_post=order_from_post, default_schedule=schedule_for,
+                 table_url_name="sanguosha:table",
+                 private_checkin_kinds=frozenset({"ask:negate_window", "ask:rescue"}))
