@@ -222,10 +222,25 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
 def _match_page(request: HttpRequest, match: Match, *, status: int = 200,
                 error: str | None = None, order_form: Any = None,
                 order_error: str | None = None) -> HttpResponse:
-    """Render the whole match page (also for a refused action, with its message)."""
+    """Render the whole match page (also for a refused action, with its message); an
+    htmx action gets the fragments instead (games/fragments/action.html)."""
+    if request.method == "POST" and getattr(request, "htmx", False):
+        match = Match.objects.get(pk=match.pk)  # the action may have changed it
     ctx = pages.match_context(request, match, order_form=order_form, order_error=order_error)
-    ctx["error"] = error
+    ctx["action_error"] = error
+    if request.method == "POST" and getattr(request, "htmx", False):
+        return render(request, "games/fragments/action.html", ctx, status=status)
     return render(request, "games/match_detail.html", ctx, status=status)
+
+
+def _action_done(request: HttpRequest, match: Match, message: str,
+                 anchor: str = "") -> HttpResponse:
+    """After a player action: Post/Redirect/Get with the message, or for htmx the
+    fragments (and the message) at once."""
+    messages.success(request, message)
+    if getattr(request, "htmx", False):
+        return _match_page(request, match)
+    return redirect(reverse("games:match-detail", args=[match.pk]) + anchor)
 
 
 @require_GET
@@ -294,8 +309,7 @@ def order_submit_view(request: HttpRequest, match_id: int) -> HttpResponse:
         form = OrderForm(request.POST) if not pages.has_custom_order_form(match.game) else None
         return _match_page(request, match, status=_error_status(exc), order_form=form,
                            order_error=exc.message)
-    messages.success(request, ORDER_SAVED)
-    return redirect(reverse("games:match-detail", args=[match.pk]) + "#order")
+    return _action_done(request, match, ORDER_SAVED, "#order")
 
 
 @login_required
@@ -311,8 +325,7 @@ def checkin_view(request: HttpRequest, match_id: int) -> HttpResponse:
         return _match_page(request, match, status=400, error=str(exc))
     except ApplicationError as exc:
         return _match_page(request, match, status=_error_status(exc), error=exc.message)
-    messages.success(request, CHECKED_IN)
-    return redirect("games:match-detail", match_id=match.pk)
+    return _action_done(request, match, CHECKED_IN)
 
 
 @login_required
@@ -328,6 +341,5 @@ def checkin_withdraw_view(request: HttpRequest, match_id: int) -> HttpResponse:
         return _match_page(request, match, status=400, error=str(exc))
     except ApplicationError as exc:
         return _match_page(request, match, status=_error_status(exc), error=exc.message)
-    messages.success(request, CHECKIN_WITHDRAWN)
-    return redirect("games:match-detail", match_id=match.pk)
+    return _action_done(request, match, CHECKIN_WITHDRAWN)
 

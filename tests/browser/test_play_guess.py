@@ -34,11 +34,18 @@ def sign_up(page, base: str, username: str) -> None:
 
 
 def submit_guess(page, guess: int) -> None:
+    """The order form posts with htmx (hx-post) and the fragments swap in place."""
+    url = page.url
     page.get_by_label("Your order (JSON)").fill(f'{{"guess": {guess}}}')
     page.get_by_role("button", name="Save order").click()
-    page.wait_for_load_state()
-    assert "Your order is saved" in page.content(), page.content()
-    assert f"You guessed {guess}." in page.locator("#diary").inner_text()
+    page.locator("#messages", has_text="Your order is saved").wait_for(timeout=10000)
+    page.locator("#diary", has_text=f"You guessed {guess}.").wait_for(timeout=10000)
+    assert page.url == url  # no navigation: htmx swapped the fragments
+
+
+def check_in(page) -> None:
+    page.get_by_role("button", name="Check in: I am done").click()
+    page.locator("#phase-status", has_text="You are checked in").wait_for(timeout=10000)
 
 
 def shoot(page, name: str) -> None:
@@ -83,22 +90,24 @@ def test_two_players_play_a_round_of_guess(live_server, browser):
     first_phase = Phase.objects.get(match=match, number=1) if Phase.objects.filter(
         match=match, number=1).exists() else Phase.objects.filter(match=match).first()
 
+    # a bad order gets its message next to the form, nothing saved
+    alice.get_by_label("Your order (JSON)").fill('{"guess": 500}')
+    alice.get_by_role("button", name="Save order").click()
+    alice.locator("#order-error", has_text="Guess a number from 1 to 100.").wait_for(timeout=10000)
+
     submit_guess(alice, 25)
-    alice.get_by_role("button", name="Check in: I am done").click()
-    alice.wait_for_load_state()
-    assert "You are checked in" in alice.locator("#phase-status").inner_text()
+    check_in(alice)
     assert "1 of 2 checked in" in alice.locator("#phase-status").inner_text()
 
     bob.goto(f"{base}/m/{match.pk}/")
     assert "You guessed 25" not in bob.content()  # alice's guess stays hers
     submit_guess(bob, 75)
     bob.get_by_role("button", name="Check in: I am done").click()
-    bob.wait_for_load_state()
 
-    # bob's check-in completed the awaited set: the backend closed the phase
+    # bob's check-in completed the awaited set: the backend closed the phase at once
+    bob.locator("#diary", has_text="Round 1: the number was").wait_for(timeout=10000)
     first_phase.refresh_from_db()
     assert first_phase.closed_at is not None
-    assert "Round 1: the number was" in bob.locator("#diary").inner_text()
 
     # alice did not reload: her page polls /m/<id>/poll/?v=… and swaps the fragments in
     alice.locator("#diary", has_text="Round 1: the number was").wait_for(timeout=15000)
@@ -107,6 +116,20 @@ def test_two_players_play_a_round_of_guess(live_server, browser):
     alice.locator("#phase-status", has_text="0 of 2 checked in").wait_for(timeout=15000)
     assert "Check in: I am done" in alice.locator("#phase-status").inner_text()
     assert alice.locator("#history td", has_text="Guess").count() == 1
+
+    # without JavaScript the same forms post and redirect (Post/Redirect/Get)
+    nojs = browser.new_context(viewport=PHONE, java_script_enabled=False).new_page()
+    nojs.goto(f"{base}/accounts/login/")
+    nojs.get_by_label("Username").fill("bob")
+    nojs.get_by_label("Password").fill(PASSWORD)
+    nojs.get_by_role("button", name="Log in").click()
+    nojs.goto(f"{base}/m/{match.pk}/")
+    nojs.get_by_label("Your order (JSON)").fill('{"guess": 11}')
+    nojs.get_by_role("button", name="Save order").click()
+    nojs.wait_for_load_state()
+    assert "Your order is saved" in nojs.locator("#messages").inner_text()
+    assert "You guessed 11." in nojs.locator("#diary").inner_text()
+    assert nojs.locator(".countdown").count() == 0  # plain time, no script
 
     # the countdown script ran
     assert "left" in alice.locator(".countdown").first.inner_text()

@@ -309,3 +309,31 @@ def test_a_match_of_an_uninstalled_game_never_500s(running_match, player_client)
     assert resp.status_code == 409 and resp.json()["error"]["code"] == "GAME_NOT_INSTALLED"
     assert player_client.get(reverse("games:api-match", args=[running_match.pk])).status_code == 200
     assert player_client.get("/").status_code == 200
+
+
+def test_htmx_actions_answer_with_fragments(running_match, player_client):
+    phase = open_phase(running_match)
+    running_match.refresh_from_db()
+    hx = {"HTTP_HX_REQUEST": "true"}
+    resp = player_client.post(reverse("games:order-submit", args=[running_match.pk]),
+                              {"order": '{"guess": 44}', "phase_id": phase.pk,
+                               "version": running_match.version}, **hx)
+    assert resp.status_code == 200
+    body = resp.content.decode()
+    for frag in ("messages", "poller", "phase-status", "order", "board", "diary"):
+        assert re.search(rf'id="{frag}"[^>]*hx-swap-oob="true"', body), frag
+    assert "Your order is saved" in body and "You guessed 44." in body
+    assert "<html" not in body
+    resp = player_client.post(reverse("games:order-submit", args=[running_match.pk]),
+                              {"order": "{oops", "phase_id": phase.pk}, **hx)
+    assert resp.status_code == 400 and "not valid JSON" in resp.content.decode()
+    assert "<html" not in resp.content.decode()
+    resp = player_client.post(reverse("games:checkin", args=[running_match.pk]),
+                              {"phase_id": phase.pk}, **hx)
+    assert resp.status_code == 200 and "You checked in." in resp.content.decode()
+    assert "1 of 2 checked in" in resp.content.decode()
+    resp = player_client.post(reverse("games:checkin", args=[running_match.pk]),
+                              {"phase_id": phase.pk + 1000}, **hx)
+    assert resp.status_code == 409
+    assert 'id="action-error"' in resp.content.decode()
+    assert "phase has changed" in resp.content.decode()
