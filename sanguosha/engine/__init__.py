@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from games.rules import Event, Outcome, PhaseSpec, Resolution, Submitted
+from games.rules import Outcome, PhaseSpec, Resolution, Submitted
 
 from sanguosha.engine import characters as _characters  # noqa: F401  (registers the skills)
 from sanguosha.engine import effects as _effects  # noqa: F401  (registers trick frames)
@@ -128,5 +128,3 @@ def dump(state: State) -> dict[str, Any]:
 def load(raw: Mapping[str, Any]) -> State:
     return State(copy_json(dict(raw)))
 
-
-_ = Event

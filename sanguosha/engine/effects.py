@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from sanguosha.engine.data import CARDS
 from sanguosha.engine.flow import (begin_use, discard_cards, give_card, handler, heal, open_ask,
-                                   push_damage, to_discard_if_proc)
+                                   push_damage)
 from sanguosha.engine.options import can_public_kill, desc, sources, spear_pair
 from sanguosha.engine.state import Ctx
 
@@ -143,8 +142,3 @@ def h_collateral(ctx: Ctx, f: JSON) -> None:
     w = ctx.equip(a, "weapon")
     if w is not None and ctx.alive(user):
         give_card(ctx, w, a, user, "collateral")
-
-
-def unused() -> None:
-    """Keep imported helpers referenced for linters."""
-    _ = (CARDS, to_discard_if_proc)

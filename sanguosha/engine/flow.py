@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from sanguosha.engine.data import AREA_TRICKS, CARDS, EQUIP_SLOTS, is_equipment
+from sanguosha.engine.data import AREA_TRICKS, CARDS, is_equipment, kind_of
 from sanguosha.engine.options import (can_public_kill, desc, empty_city, play_options, slot_cards,
                                       sources, spear_pair)
 from sanguosha.engine.skills import FRAME_HANDLERS, TRIGGER_BY_SKILL, TRIGGERS
@@ -408,10 +408,6 @@ def h_discard_phase(ctx: Ctx, f: JSON) -> None:
 
 # -- using a card ----------------------------------------------------------------------
 
-def effect_order(ctx: Ctx, f: JSON) -> list[int]:
-    return list(f["targets"])
-
-
 @handler("use")
 def h_use(ctx: Ctx, f: JSON) -> None:
     d = f["card"]
@@ -501,7 +497,6 @@ def hold_until_cleanup(ctx: Ctx, cards: list[int]) -> None:
 
 
 def CARDS_KIND(name: str) -> str:
-    from sanguosha.engine.data import kind_of
     return kind_of(name)
 
 
@@ -1155,10 +1150,6 @@ def _indulgence(ctx: Ctx, f: JSON, r: JSON) -> None:
 
 JUDGE_EFFECTS["lightning"] = _lightning
 JUDGE_EFFECTS["indulgence"] = _indulgence
-
-
-def equip_slots() -> tuple[str, ...]:
-    return EQUIP_SLOTS
 
 
 __all__ = ["run", "open_ask", "fire", "begin_use", "push_damage", "heal", "lose_hp",

@@ -11,7 +11,7 @@ below and registers them here; the rules core only asks this registry:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from sanguosha.engine.data import CARDS
@@ -91,8 +91,3 @@ def red(card: int) -> bool:
 
 def black(card: int) -> bool:
     return CARDS[card].color == "black"
-
-
-@dataclass
-class _Unused:
-    items: list[Any] = field(default_factory=list)
