@@ -102,10 +102,12 @@ class State:
     @property
     def gmap(self) -> GameMap:
         """The match's map: the snapshot in ``config["map_data"]`` if any, else the built-in."""
-        data = self.config.get("map_data")
-        if data:
-            return map_from_data(data)
-        return get_map(self.map_id)
+        gm = self.__dict__.get("_gmap")  # per-state cache (not a field)
+        if gm is None:
+            data = self.config.get("map_data")
+            gm = map_from_data(data) if data else get_map(self.map_id)
+            object.__setattr__(self, "_gmap", gm)
+        return gm  # type: ignore[no-any-return]
 
     @property
     def closed(self) -> frozenset[str]:

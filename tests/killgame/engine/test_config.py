@@ -93,3 +93,37 @@ def test_map_check_refuses_a_closure_that_cuts_the_open_region():
     # closing b first leaves a and f cut off from the never-closing zones
     with pytest.raises(maps.MapError, match="cuts the open region"):
         maps.build_map(dict(raw, closure_order=["b", "a", "f"]))
+
+
+SMALL = {"id": "tiny", "name": "Tiny", "central": "c", "default_start": "a",
+         "closure_order": ["a", "f", "b"], "never_close": ["c", "d", "e"],
+         "zones": {z: {"name": z.upper()} for z in "abcdef"},
+         "edges": [["a", "b"], ["a", "f"], ["f", "b"], ["b", "c"], ["c", "d"], ["d", "e"],
+                   ["e", "c"]]}
+
+
+def test_an_admin_made_map_in_the_config_is_played():
+    cfg = engine.validate_config({"map": "tiny", "map_data": SMALL, "monster_count": 1})
+    assert cfg["map"] == "tiny"
+    s = engine.setup(cfg, [0, 1, 2], "tiny")
+    assert s.gmap.id == "tiny" and s.gmap.central == "c"
+    v = engine.player_view(s, 0)
+    assert v["start_zones"] == ["a", "f", "b"]
+    for _ in range(12):
+        if s.over:
+            break
+        s = engine.resolve(s, "tiny").state
+    assert s.closed_count == 3
+    assert engine.load(engine.dump(s)) == s
+
+
+@pytest.mark.parametrize("bad", [
+    {"map_data": dict(SMALL, closure_order=["b", "a", "f"])},
+    {"map_data": dict(SMALL, edges=[["a", "zz"]])},
+    {"map_data": {"id": "x"}},
+    {"map_data": "classic"},
+    {"map": "other", "map_data": SMALL},
+])
+def test_bad_map_data_is_refused(bad):
+    with pytest.raises(InvalidConfig):
+        engine.validate_config(bad)
