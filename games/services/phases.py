@@ -98,8 +98,9 @@ def _fill_absent(*, match: Match, phase: Phase, engine, state, seat_rows: list[S
     """Submit default (or bot) orders for awaited seats that did nothing; returns
     (state, events)."""
     seats = {s.number: s for s in seat_rows if s.number is not None}
-    acted = set(Order.objects.filter(phase=phase).values_list("seat__number", flat=True))
-    acted |= set(CheckIn.objects.filter(phase=phase).values_list("seat__number", flat=True))
+    # one round trip: seats that ordered or checked in
+    acted = set(Order.objects.filter(phase=phase).values_list("seat__number", flat=True).union(
+        CheckIn.objects.filter(phase=phase).values_list("seat__number", flat=True)))
     events = []
     new_orders = []
     for number in phase.awaited:
