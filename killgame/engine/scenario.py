@@ -16,7 +16,7 @@ from games.rules import InvalidConfig, RulesError
 
 from . import catalogue as cat
 from .config import validate_config
-from .maps import MAPS
+from .maps import MAPS, map_from_data
 from .market import draw_regime
 from .orders import submit
 from .resolve import resolve
@@ -69,17 +69,20 @@ def build_state(sc: Mapping[str, Any]) -> tuple[State, str]:
     if unknown:
         raise ScenarioError(f"unknown field {unknown[0]!r}")
     raw_cfg = dict(_obj(sc.get("config", {}), "config"))
-    map_id = sc.get("map", raw_cfg.get("map", "classic"))
-    if map_id not in MAPS:
-        raise ScenarioError(f"unknown map {map_id!r}")
-    if raw_cfg.get("map", map_id) != map_id:
-        raise ScenarioError("config.map and map disagree")
-    raw_cfg["map"] = map_id
+    if "map" in sc:
+        if not isinstance(sc["map"], str):
+            raise ScenarioError("map must be a map id")
+        if raw_cfg.get("map", sc["map"]) != sc["map"]:
+            raise ScenarioError("config.map and map disagree")
+        raw_cfg["map"] = sc["map"]
+    if raw_cfg.get("map_data") is None and raw_cfg.get("map", "classic") not in MAPS:
+        raise ScenarioError(f"unknown map {raw_cfg.get('map')!r}")
     try:
         cfg = validate_config(raw_cfg)
     except InvalidConfig as exc:
         raise ScenarioError(f"config: {exc}") from None
-    gmap = MAPS[map_id]
+    gmap = map_from_data(cfg["map_data"]) if cfg.get("map_data") else MAPS[cfg["map"]]
+    map_id = gmap.id
     seed = _str(sc.get("seed", "scenario"), "seed")
     turn = _int(sc.get("turn", 1), "turn", 1)
     phase = sc.get("phase", TACTICAL)
