@@ -1,5 +1,8 @@
-"""One plain sentence per event, in English or simplified Chinese (§13 audiences respected:
-the caller only passes events the viewer may read)."""
+"""One plain sentence per event, in English (``en``) or simplified Chinese (``zh``).
+
+The caller passes only events the viewer may read (``Event.visible_for``); sentences speak
+to the viewer ("you") when the event is about their own seat.
+"""
 
 from __future__ import annotations
 
@@ -7,95 +10,184 @@ from typing import Any
 
 from games.rules import Event
 
-from sanguosha.engine.data import CARD_TYPES, CHARACTERS, IDENTITY_NAMES, SKILL_NAMES, card_label
+from sanguosha.engine.data import (CARD_TYPES, CHARACTERS, IDENTITY_NAMES, SKILL_NAMES, SUIT_SYMBOL,
+                                   card_label)
+
+SUIT_ZH = {"spade": "黑桃", "heart": "红桃", "club": "梅花", "diamond": "方块"}
+PHASES = {"play": ("Play", "出牌阶段"), "discard": ("Discard", "弃牌阶段")}
 
 
-def _seat(s: Any, lang: str) -> str:
-    if s is None:
-        return "nobody" if lang == "en" else "无人"
-    return f"seat {s}" if lang == "en" else f"{s}号位"
+class _Say:
+    def __init__(self, viewer: int | None, lang: str) -> None:
+        self.viewer = viewer
+        self.zh = lang == "zh"
 
+    def seat(self, s: Any) -> str:
+        if s is None:
+            return "无人" if self.zh else "nobody"
+        if s == self.viewer:
+            return "你" if self.zh else "you"
+        return f"{s}号位" if self.zh else f"seat {s}"
 
-def _cards(cs: list[int], lang: str) -> str:
-    return ", ".join(card_label(c, lang) for c in cs)
+    def Seat(self, s: Any) -> str:  # noqa: N802 - capitalised sentence start
+        t = self.seat(s)
+        return t[:1].upper() + t[1:]
 
+    def cards(self, cs: list[int] | None) -> str:
+        return ("、" if self.zh else ", ").join(card_label(c, "zh" if self.zh else "en") for c in cs or [])
 
-def _name(cid: str | None, lang: str) -> str:
-    if cid is None:
-        return ""
-    if cid in CARD_TYPES:
-        return CARD_TYPES[cid][0 if lang == "en" else 1]
-    if cid in SKILL_NAMES:
-        return SKILL_NAMES[cid][0 if lang == "en" else 1]
-    return cid
+    def name(self, cid: str | None) -> str:
+        if cid is None:
+            return ""
+        i = 1 if self.zh else 0
+        if cid in CARD_TYPES:
+            return CARD_TYPES[cid][i]
+        if cid in SKILL_NAMES:
+            return SKILL_NAMES[cid][i]
+        if cid in CHARACTERS:
+            return CHARACTERS[cid].zh if self.zh else CHARACTERS[cid].name
+        return cid
+
+    def ident(self, i: str) -> str:
+        return IDENTITY_NAMES[i][1 if self.zh else 0]
 
 
 def describe(event: Event, viewer: int | None, lang: str = "en") -> str:
+    """One sentence for a diary line, from ``viewer``'s point of view."""
+    y = _Say(viewer, lang)
     d = dict(event.data)
-    zh = lang == "zh"
-    S = lambda k: _seat(d.get(k), lang)  # noqa: E731
-    k = event.kind
-    if k == "identity":
-        n = IDENTITY_NAMES[d["identity"]][1 if zh else 0]
-        return f"{S('seat')}身份：{n}" if zh else f"{S('seat')} is the {n}."
-    if k == "character":
-        c = CHARACTERS[d["character"]]
-        return f"{S('seat')}选择了{c.zh}" if zh else f"{S('seat')} plays {c.name}."
-    if k == "characters":
-        names = [CHARACTERS[c].zh if zh else CHARACTERS[c].name for c in d["characters"]]
-        return ("武将：" if zh else "Characters: ") + ", ".join(names)
-    if k == "turn_start":
-        return f"第{d['turn']}回合：{S('seat')}" if zh else f"Turn {d['turn']}: {S('seat')} begins."
-    if k == "draw":
-        return f"{S('seat')}摸了{d['count']}张牌" if zh else f"{S('seat')} draws {d['count']} card(s)."
-    if k == "draw_cards":
-        return f"你摸到：{_cards(d['cards'], lang)}" if zh else f"You draw {_cards(d['cards'], lang)}."
-    if k in ("use", "respond"):
-        card = _name(d["card"], lang)
-        how = f" ({_cards(d['cards'], lang)})" if d.get("cards") else ""
-        sk = f" [{_name(d.get('skill'), lang)}]" if d.get("skill") else ""
-        tg = d.get("targets") or []
-        if zh:
-            verb = "使用" if k == "use" else "打出"
-            return f"{S('seat')}{verb}{card}{how}{sk}" + (f"，目标{tg}" if tg else "")
-        verb = "uses" if k == "use" else "plays"
-        return f"{S('seat')} {verb} {card}{how}{sk}" + (f" on {tg}" if tg else "") + "."
-    if k == "negate":
-        return f"{S('seat')}使用无懈可击" if zh else f"{S('seat')} uses Negate {card_label(d['card'])}."
-    if k == "damage":
-        return (f"{S('seat')}受到{d['amount']}点伤害，体力{d['hp']}" if zh else
-                f"{S('seat')} takes {d['amount']} damage from {S('source')}; HP {d['hp']}.")
-    if k == "heal":
-        return f"{S('seat')}回复{d['amount']}点体力" if zh else f"{S('seat')} heals {d['amount']}; HP {d['hp']}."
-    if k == "lose_hp":
-        return f"{S('seat')}失去{d['amount']}点体力" if zh else f"{S('seat')} loses {d['amount']} HP."
-    if k == "dying":
-        return f"{S('seat')}濒死" if zh else f"{S('seat')} is dying."
-    if k == "death":
-        n = IDENTITY_NAMES[d["identity"]][1 if zh else 0]
-        return f"{S('seat')}阵亡，身份{n}" if zh else f"{S('seat')} dies; they were the {n}."
-    if k == "judge":
-        return (f"{S('seat')}判定：{card_label(d['card'], lang)}" if zh else
-                f"Judgment for {S('seat')} ({_name(d['reason'], lang)}): {card_label(d['card'])}.")
-    if k == "discard":
-        return f"{S('seat')}弃置{_cards(d['cards'], lang)}" if zh else \
-            f"{S('seat')} discards {_cards(d['cards'], lang)}."
-    if k == "equip":
-        return f"{S('seat')}装备{card_label(d['card'], lang)}" if zh else \
-            f"{S('seat')} equips {card_label(d['card'])}."
-    if k == "skill":
-        return f"{S('seat')}发动{_name(d['skill'], lang)}" if zh else \
-            f"{S('seat')} uses {_name(d['skill'], lang)}."
-    if k == "game_over":
-        return f"游戏结束，胜者：{d['winners']}" if zh else f"Game over; winners: {d['winners']}."
-    if k in ("take", "give"):
-        if d.get("cards"):
-            return (f"{S('to')}获得{S('from')}的{_cards(d['cards'], lang)}" if zh else
-                    f"{S('to')} takes {_cards(d['cards'], lang)} from {S('from')}.")
-        return (f"{S('to')}获得{S('from')}的{d['count']}张牌" if zh else
-                f"{S('to')} takes {d['count']} card(s) from {S('from')}.")
-    if k in ("take_cards", "give_cards"):
-        return (f"{S('to')}获得{_cards(d['cards'], lang)}" if zh else
-                f"{S('to')} gets {_cards(d['cards'], lang)} from {S('from')}.")
-    text = ", ".join(f"{a}={b}" for a, b in sorted(d.items()))
-    return f"{k}: {text}"
+    fn = _EN.get(event.kind) if not y.zh else _ZH.get(event.kind)
+    if fn is None:
+        return f"{event.kind}: " + ", ".join(f"{k}={v}" for k, v in sorted(d.items()))
+    return fn(y, d)
+
+
+def _use_en(y: _Say, d: dict[str, Any], verb: str) -> str:
+    how = f" ({y.cards(d.get('cards'))})" if d.get("cards") else ""
+    sk = f" with {y.name(d['skill'])}" if d.get("skill") else ""
+    tg = d.get("targets") or []
+    on = (" on " + ", ".join(y.seat(t) for t in tg)) if tg else ""
+    return f"{y.Seat(d['seat'])} {verb} {y.name(d['card'])}{how}{sk}{on}."
+
+
+def _use_zh(y: _Say, d: dict[str, Any], verb: str) -> str:
+    how = f"（{y.cards(d.get('cards'))}）" if d.get("cards") else ""
+    sk = f"（{y.name(d['skill'])}）" if d.get("skill") else ""
+    tg = d.get("targets") or []
+    on = ("，目标：" + "、".join(y.seat(t) for t in tg)) if tg else ""
+    return f"{y.seat(d['seat'])}{verb}{y.name(d['card'])}{how}{sk}{on}"
+
+
+_EN = {
+    "identity": lambda y, d: f"{y.Seat(d['seat'])}: {y.ident(d['identity'])}.",
+    "character": lambda y, d: f"{y.Seat(d['seat'])} plays {y.name(d['character'])}.",
+    "characters": lambda y, d: "Characters: " + ", ".join(
+        f"{y.seat(i)} {y.name(c)}" for i, c in enumerate(d["characters"])) + ".",
+    "turn_start": lambda y, d: f"Turn {d['turn']}: {y.seat(d['seat'])} begins.",
+    "skip_phase": lambda y, d: f"{y.Seat(d['seat'])} skips the {PHASES[d['turn_phase']][0]} phase.",
+    "draw": lambda y, d: f"{y.Seat(d['seat'])} draws {d['count']} card(s).",
+    "draw_cards": lambda y, d: f"{y.Seat(d['seat'])} drew {y.cards(d['cards'])}.",
+    "use": lambda y, d: _use_en(y, d, "uses"),
+    "respond": lambda y, d: _use_en(y, d, "plays"),
+    "decline": lambda y, d: f"{y.Seat(d['seat'])} gives no {y.name(d['name'])}.",
+    "negate": lambda y, d: f"{y.Seat(d['seat'])} uses Negate {y.cards([d['card']])} against "
+                           f"{y.name(d['about'])}.",
+    "negate_result": lambda y, d: f"{y.name(d['about'])} on {y.seat(d['target'])} is "
+                                  f"{'cancelled' if d['negated'] else 'not cancelled'}.",
+    "delayed_resolve": lambda y, d: f"{y.Seat(d['seat'])}'s {y.cards([d['card']])} takes effect.",
+    "judge": lambda y, d: f"Judgment for {y.seat(d['seat'])} ({y.name(d['reason'])}): "
+                          f"{y.cards([d['card']])}.",
+    "judge_replace": lambda y, d: f"{y.Seat(d['seat'])} replaces the judgment card with "
+                                  f"{y.cards([d['card']])}.",
+    "judge_result": lambda y, d: f"The judgment result is {SUIT_SYMBOL[d['suit']]}{d['rank']}.",
+    "damage": lambda y, d: f"{y.Seat(d['seat'])} takes {d['amount']} damage"
+                           + (f" from {y.seat(d['source'])}" if d.get("source") is not None else "")
+                           + f"; HP {d['hp']}.",
+    "heal": lambda y, d: f"{y.Seat(d['seat'])} heals {d['amount']}; HP {d['hp']}.",
+    "lose_hp": lambda y, d: f"{y.Seat(d['seat'])} loses {d['amount']} HP; HP {d['hp']}.",
+    "dying": lambda y, d: f"{y.Seat(d['seat'])} is dying (HP {d['hp']}).",
+    "death": lambda y, d: f"{y.Seat(d['seat'])} dies; the {y.ident(d['identity'])}.",
+    "reward": lambda y, d: f"{y.Seat(d['seat'])} draws {d['count']} for killing a Rebel.",
+    "penalty": lambda y, d: f"{y.Seat(d['seat'])} killed a Loyalist and discards hand and equipment.",
+    "discard": lambda y, d: f"{y.cards(d['cards'])} discarded"
+                            + (f" by {y.seat(d['seat'])}" if d.get("seat") is not None else "") + ".",
+    "equip": lambda y, d: f"{y.Seat(d['seat'])} equips {y.cards([d['card']])}.",
+    "place_delayed": lambda y, d: f"{y.cards([d['card']])} goes to {y.seat(d['seat'])}'s judgment area.",
+    "move_delayed": lambda y, d: f"{y.cards([d['card']])} moves to {y.seat(d['to'])}.",
+    "take": lambda y, d: f"{y.Seat(d['to'])} takes "
+                         + (y.cards(d["cards"]) if d.get("cards") else f"{d['count']} card(s)")
+                         + (f" from {y.seat(d['from'])}" if d.get("from") is not None else "") + ".",
+    "take_cards": lambda y, d: f"{y.Seat(d['to'])} took {y.cards(d['cards'])} from {y.seat(d['from'])}.",
+    "give": lambda y, d: f"{y.Seat(d['from'])} gives {d['count']} card(s) to {y.seat(d['to'])}.",
+    "give_cards": lambda y, d: f"{y.Seat(d['from'])} gave {y.cards(d['cards'])} to {y.seat(d['to'])}.",
+    "reveal": lambda y, d: f"Revealed: {y.cards(d['cards'])}.",
+    "pick": lambda y, d: f"{y.Seat(d['seat'])} takes {y.cards([d['card']])}.",
+    "dodged": lambda y, d: f"{y.Seat(d['seat'])} dodges the Kill.",
+    "no_effect": lambda y, d: f"The {y.name(d['card'])} has no effect on {y.seat(d['seat'])}.",
+    "unanswerable": lambda y, d: f"{y.Seat(d['seat'])} cannot dodge this Kill.",
+    "prevent": lambda y, d: f"The damage to {y.seat(d['seat'])} is prevented.",
+    "skill": lambda y, d: f"{y.Seat(d['seat'])} uses {y.name(d['skill'])}.",
+    "name_suit": lambda y, d: f"{y.Seat(d['seat'])} names {SUIT_SYMBOL[d['suit']]}.",
+    "stargazing": lambda y, d: f"{y.Seat(d['seat'])} puts {d['top']} card(s) on top and "
+                               f"{d['bottom']} at the bottom.",
+    "stargazing_cards": lambda y, d: f"Top: {y.cards(d['top'])}; bottom: {y.cards(d['bottom'])}.",
+    "reshuffle": lambda y, d: f"The discard pile ({d['count']} cards) is shuffled into the draw pile.",
+    "ask_closed": lambda y, d: f"Ask {d['no']} ({d['kind']}) closed.",
+    "game_over": lambda y, d: ("Game over: a draw." if d["reason"] == "draw" else
+                               "Game over; winners: " + ", ".join(y.seat(s) for s in d["winners"]) + "."),
+}
+
+_ZH = {
+    "identity": lambda y, d: f"{y.seat(d['seat'])}的身份：{y.ident(d['identity'])}",
+    "character": lambda y, d: f"{y.seat(d['seat'])}选择了{y.name(d['character'])}",
+    "characters": lambda y, d: "武将：" + "，".join(
+        f"{y.seat(i)}{y.name(c)}" for i, c in enumerate(d["characters"])),
+    "turn_start": lambda y, d: f"第{d['turn']}回合：{y.seat(d['seat'])}的回合开始",
+    "skip_phase": lambda y, d: f"{y.seat(d['seat'])}跳过{PHASES[d['turn_phase']][1]}",
+    "draw": lambda y, d: f"{y.seat(d['seat'])}摸了{d['count']}张牌",
+    "draw_cards": lambda y, d: f"{y.seat(d['seat'])}摸到：{y.cards(d['cards'])}",
+    "use": lambda y, d: _use_zh(y, d, "使用了"),
+    "respond": lambda y, d: _use_zh(y, d, "打出了"),
+    "decline": lambda y, d: f"{y.seat(d['seat'])}没有打出{y.name(d['name'])}",
+    "negate": lambda y, d: f"{y.seat(d['seat'])}使用无懈可击{y.cards([d['card']])}抵消{y.name(d['about'])}",
+    "negate_result": lambda y, d: f"对{y.seat(d['target'])}的{y.name(d['about'])}"
+                                  f"{'被抵消' if d['negated'] else '未被抵消'}",
+    "delayed_resolve": lambda y, d: f"{y.seat(d['seat'])}的{y.cards([d['card']])}开始判定",
+    "judge": lambda y, d: f"{y.seat(d['seat'])}进行判定（{y.name(d['reason'])}）：{y.cards([d['card']])}",
+    "judge_replace": lambda y, d: f"{y.seat(d['seat'])}用{y.cards([d['card']])}替换了判定牌",
+    "judge_result": lambda y, d: f"判定结果：{SUIT_ZH[d['suit']]}{d['rank']}",
+    "damage": lambda y, d: (f"{y.seat(d['seat'])}受到"
+                            + (f"{y.seat(d['source'])}造成的" if d.get("source") is not None else "")
+                            + f"{d['amount']}点伤害，体力{d['hp']}"),
+    "heal": lambda y, d: f"{y.seat(d['seat'])}回复{d['amount']}点体力，体力{d['hp']}",
+    "lose_hp": lambda y, d: f"{y.seat(d['seat'])}失去{d['amount']}点体力，体力{d['hp']}",
+    "dying": lambda y, d: f"{y.seat(d['seat'])}进入濒死状态（体力{d['hp']}）",
+    "death": lambda y, d: f"{y.seat(d['seat'])}阵亡，身份：{y.ident(d['identity'])}",
+    "reward": lambda y, d: f"{y.seat(d['seat'])}击杀反贼，摸{d['count']}张牌",
+    "penalty": lambda y, d: f"{y.seat(d['seat'])}误杀忠臣，弃置所有手牌和装备",
+    "discard": lambda y, d: (f"{y.seat(d['seat'])}" if d.get("seat") is not None else "")
+                            + f"弃置了{y.cards(d['cards'])}",
+    "equip": lambda y, d: f"{y.seat(d['seat'])}装备了{y.cards([d['card']])}",
+    "place_delayed": lambda y, d: f"{y.cards([d['card']])}置入{y.seat(d['seat'])}的判定区",
+    "move_delayed": lambda y, d: f"{y.cards([d['card']])}移至{y.seat(d['to'])}的判定区",
+    "take": lambda y, d: f"{y.seat(d['to'])}获得了"
+                         + (f"{y.seat(d['from'])}的" if d.get("from") is not None else "")
+                         + (y.cards(d["cards"]) if d.get("cards") else f"{d['count']}张牌"),
+    "take_cards": lambda y, d: f"{y.seat(d['to'])}获得了{y.seat(d['from'])}的{y.cards(d['cards'])}",
+    "give": lambda y, d: f"{y.seat(d['from'])}交给{y.seat(d['to'])}{d['count']}张牌",
+    "give_cards": lambda y, d: f"{y.seat(d['from'])}交给{y.seat(d['to'])}：{y.cards(d['cards'])}",
+    "reveal": lambda y, d: f"亮出：{y.cards(d['cards'])}",
+    "pick": lambda y, d: f"{y.seat(d['seat'])}获得了{y.cards([d['card']])}",
+    "dodged": lambda y, d: f"{y.seat(d['seat'])}闪避了杀",
+    "no_effect": lambda y, d: f"{y.name(d['card'])}对{y.seat(d['seat'])}无效",
+    "unanswerable": lambda y, d: f"{y.seat(d['seat'])}不能使用闪响应此杀",
+    "prevent": lambda y, d: f"防止了对{y.seat(d['seat'])}的伤害",
+    "skill": lambda y, d: f"{y.seat(d['seat'])}发动了{y.name(d['skill'])}",
+    "name_suit": lambda y, d: f"{y.seat(d['seat'])}声明了{SUIT_ZH[d['suit']]}",
+    "stargazing": lambda y, d: f"{y.seat(d['seat'])}将{d['top']}张牌置于牌堆顶，{d['bottom']}张置于牌堆底",
+    "stargazing_cards": lambda y, d: f"牌堆顶：{y.cards(d['top'])}；牌堆底：{y.cards(d['bottom'])}",
+    "reshuffle": lambda y, d: f"弃牌堆（{d['count']}张）洗入摸牌堆",
+    "ask_closed": lambda y, d: f"询问{d['no']}（{d['kind']}）结束",
+    "game_over": lambda y, d: ("游戏结束：平局" if d["reason"] == "draw" else
+                               "游戏结束，胜者：" + "、".join(y.seat(s) for s in d["winners"])),
+}

@@ -205,3 +205,40 @@ def test_describe_in_both_languages():
     zh = [engine.describe(e, 0, "zh") for e in res.events]
     assert any("uses Kill" in t for t in texts)
     assert any("杀" in t for t in zh)
+
+
+def test_describe_covers_every_event_of_random_games():
+    from sanguosha.engine.describe import _EN, _ZH
+    from sanguosha.engine.simulate import play_game
+    kinds = set()
+    for seed in ("d1", "d2", "d3"):
+        st = engine.setup({}, list(range(6)), seed)
+        n = 0
+        while not st.raw["over"] and n < 3000:
+            for s in engine.awaiting(st):
+                st = engine.submit(st, s, engine.bot_orders(st, s, f"{seed}{n}")[0]).state
+                if not engine.awaiting(st):
+                    break
+            res = engine.resolve(st, f"{seed}{n}")
+            st = res.state
+            for e in res.events:
+                kinds.add(e.kind)
+                viewer = next(iter(e.visible_to)) if e.visible_to else None
+                for lang in ("en", "zh"):
+                    text = engine.describe(e, viewer, lang)
+                    assert text and not text.startswith(f"{e.kind}:")
+            n += 1
+    assert kinds <= set(_EN) == set(_ZH)
+    del play_game
+
+
+def test_every_emitted_event_kind_has_sentences():
+    import re
+    from pathlib import Path
+
+    from sanguosha.engine.describe import _EN, _ZH
+    root = Path(engine.__file__).parent
+    kinds = set()
+    for p in root.rglob("*.py"):
+        kinds |= set(re.findall(r'emit\("([a-z_]+)"', p.read_text()))
+    assert kinds and kinds <= set(_EN) and kinds <= set(_ZH)
