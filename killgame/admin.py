@@ -1,0 +1,240 @@
+"""Kill Game admin: maps (zones with closure order, central and start zone, positions;
+links) checked on save with the engine's map checks, the item catalogue with prices, and a
+Kill Game match form with every §3 setting (defaults shown, validated by the engine's
+``validate_config``), the map, the schedule (13:00 / 21:30 or CHECK mode), monsters and
+bots. Matches are created through ``games.services.matches.match_create``, which snapshots
+the map and prices into the config (``killgame.services.config_build``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.urls import reverse
+from django.utils.html import format_html
+
+from games.exceptions import ApplicationError
+from games.forms import config_field
+from games.models import DirectorAction, Match
+from games.rules import InvalidConfig
+from games.services.matches import match_create
+from killgame import engine, services
+from killgame.models import Edge, GameMap, Item, KillGameMatch, Zone
+
+MAP_SAVED_VALID = "The map {name!r} passes the map checks."
+MAP_SAVED_INVALID = ("The map {name!r} is saved but fails the map checks, so new matches "
+                     "cannot use it until it is fixed: {error}")
+ONLY_FORMING = "Only a forming match can change its settings."
+#: schema keys the match form shows as its own fields (not as cfg_ settings)
+OWN_FIELDS = {"map", "map_data", "min_players", "max_players", "check_enabled", "timezone"}
+PREFIX = "cfg_"
+
+
+class ZoneInline(admin.TabularInline):
+    model = Zone
+    extra = 0
+    fields = ["slug", "name", "gloss", "closes_at", "is_central", "is_default_start", "x", "y"]
+
+
+class EdgeInline(admin.TabularInline):
+    model = Edge
+    extra = 1
+    fields = ["a", "b"]
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name in ("a", "b"):
+            map_id = request.resolver_match.kwargs.get("object_id") if request.resolver_match else None
+            kwargs["queryset"] = (Zone.objects.filter(game_map_id=map_id) if map_id
+                                  else Zone.objects.none())
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+@admin.register(GameMap)
+class GameMapAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "is_active", "zone_count", "valid"]
+    readonly_fields = ["check_error"]
+    inlines = [ZoneInline, EdgeInline]
+    prepopulated_fields = {"slug": ["name"]}
+
+    @admin.display(description="zones")
+    def zone_count(self, obj: GameMap) -> int:
+        return obj.zones.count()
+
+    @admin.display(boolean=True, description="passes the map checks")
+    def valid(self, obj: GameMap) -> bool:
+        return obj.is_valid
+
+    def save_related(self, request, form, formsets, change) -> None:
+        """After the zones and links are saved, run the engine's map checks (connected,
+        2–5 neighbours, closure never cuts the open region, three never-closing zones,
+        central never closes, default start is lit) and say the result."""
+        super().save_related(request, form, formsets, change)
+        game_map = form.instance
+        error = services.map_check(game_map)
+        if error:
+            messages.error(request, MAP_SAVED_INVALID.format(name=game_map.name, error=error))
+        else:
+            messages.success(request, MAP_SAVED_VALID.format(name=game_map.name))
+
+
+@admin.register(Item)
+class ItemAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "category", "price", "position"]
+    list_editable = ["price"]
+    list_filter = ["category"]
+    readonly_fields = ["slug", "category"]
+
+    def has_add_permission(self, request) -> bool:
+        # ids and categories are rules: the engine knows what each item does
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+def _schema() -> list[Any]:
+    return [f for f in engine.config_schema() if f.key not in OWN_FIELDS]
+
+
+class _KillGameMatchFormBase(forms.ModelForm):
+    """Every §3 setting as its own field (default shown in the help text), the map from the
+    admin's map table, the schedule mode, monsters and bots."""
+
+    game_map = forms.ModelChoiceField(
+        queryset=GameMap.objects.filter(is_active=True, check_error=""), to_field_name="slug",
+        label="Map", help_text="Maps that pass the map checks. Default: Classic.")
+    schedule_mode = forms.ChoiceField(
+        choices=[("scheduled", "Scheduled: Tactical from the first time, Action from the second"),
+                 ("check", "CHECK mode: a phase closes when every living player pressed CHECK "
+                           "(at most 24 h)")],
+        initial="scheduled", label="Deadlines", help_text="Default: scheduled, 13:00 / 21:30.")
+
+    class Meta:
+        model = KillGameMatch
+        fields = ["name", "min_players", "max_players", "timezone", "is_private", "starts_at",
+                  "bots_enabled"]
+        labels = {"bots_enabled": "Bots play for absent players"}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        prices = services.prices()
+        current = dict(self.instance.config or {}) if self.instance.pk else {}
+        for spec in _schema():
+            field = self.fields[PREFIX + spec.key]
+            if spec.key == "prices" and prices:
+                field.initial = prices
+                field.help_text = "Base prices (§7.5); default: the item catalogue's prices."
+            if spec.key in current:
+                field.initial = current[spec.key]
+        self.fields["min_players"].initial = engine.config.DEFAULTS["min_players"]
+        self.fields["max_players"].initial = engine.config.DEFAULTS["max_players"]
+        self.fields["timezone"].initial = engine.config.DEFAULTS["timezone"]
+        self.fields["game_map"].initial = current.get("map", "classic")
+        if current.get("check_enabled"):
+            self.fields["schedule_mode"].initial = "check"
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.instance.pk and self.instance.status != Match.Status.FORMING:
+            raise forms.ValidationError(ONLY_FORMING)
+        if self.errors:
+            return data
+        raw: dict[str, Any] = {}
+        for spec in _schema():
+            value = data.get(PREFIX + spec.key)
+            if value is None and spec.type in ("json", "int"):
+                value = spec.default
+            if spec.type == "str" and value == "":
+                value = spec.default
+            raw[spec.key] = value
+        game_map = data.get("game_map")
+        raw["map"] = game_map.slug if game_map else "classic"
+        raw["check_enabled"] = data.get("schedule_mode") == "check"
+        raw["min_players"] = data.get("min_players")
+        raw["max_players"] = data.get("max_players")
+        raw["timezone"] = data.get("timezone") or engine.config.DEFAULTS["timezone"]
+        try:
+            config = engine.validate_config(services.config_build(raw))
+        except InvalidConfig as exc:
+            key = exc.field or ""
+            target = ("game_map" if key in ("map", "map_data") else
+                      key if key in ("min_players", "max_players", "timezone") else
+                      PREFIX + key if PREFIX + key in self.fields else None)
+            self.add_error(target, exc.reason)
+            return data
+        data["config"] = config
+        data["schedule"] = services.default_schedule(config)
+        return data
+
+
+#: the form class with one declared field per §3 setting (the admin needs them declared)
+KillGameMatchForm = type(_KillGameMatchFormBase)(
+    "KillGameMatchForm", (_KillGameMatchFormBase,),
+    {"__module__": __name__, **{PREFIX + spec.key: config_field(spec) for spec in _schema()}})
+
+
+@admin.register(KillGameMatch)
+class KillGameMatchAdmin(admin.ModelAdmin):
+    form = KillGameMatchForm
+    list_display = ["name", "status", "map_name", "players", "created_at", "director_link"]
+    list_filter = ["status"]
+    readonly_fields = ["status", "director_link"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).filter(game="killgame")
+
+    def get_fieldsets(self, request, obj=None):
+        schema = _schema()
+        groups = {
+            "Players and map": ["name", "min_players", "max_players", "game_map", "cfg_mode",
+                                "cfg_team_count", "is_private", "starts_at", "bots_enabled"],
+            "Schedule": ["schedule_mode", "timezone", "cfg_tactical_opens_at",
+                         "cfg_action_opens_at"],
+        }
+        shown = {f for fields in groups.values() for f in fields}
+        rest = [PREFIX + s.key for s in schema if PREFIX + s.key not in shown]
+        out = [(title, {"fields": fields}) for title, fields in groups.items()]
+        out.append(("Rules (§3: every setting, with its default)", {"fields": rest}))
+        if obj is not None:
+            out.insert(0, ("Status", {"fields": ["status", "director_link"]}))
+        return out
+
+    @admin.display(description="map")
+    def map_name(self, obj: Match) -> str:
+        return str((obj.config or {}).get("map", ""))
+
+    @admin.display(description="players")
+    def players(self, obj: Match) -> str:
+        return f"{obj.seats.count()}/{obj.max_players}"
+
+    @admin.display(description="director")
+    def director_link(self, obj: Match) -> str:
+        if not obj or not obj.pk:
+            return ""
+        return format_html('<a href="{}">Director\'s page (start, pause, close, state)</a>',
+                           reverse("admin:games_match_change", args=[obj.pk]))
+
+    def save_model(self, request, obj, form, change) -> None:
+        data = form.cleaned_data
+        if change:
+            obj.config = data["config"]
+            obj.schedule = data["schedule"]
+            super().save_model(request, obj, form, change)
+            DirectorAction.objects.create(match=obj, actor=request.user, action="edit",
+                                          details={"fields": form.changed_data})
+            return
+        try:
+            created = match_create(
+                game="killgame", name=data["name"], created_by=request.user,
+                config=data["config"], min_players=data.get("min_players"),
+                max_players=data.get("max_players"), timezone=data.get("timezone") or None,
+                schedule=data["schedule"], is_private=data.get("is_private", False),
+                starts_at=data.get("starts_at"), bots_enabled=data.get("bots_enabled", False))
+        except ApplicationError as exc:
+            messages.error(request, exc.message)
+            raise
+        obj.pk = created.pk
+        obj.refresh_from_db()
+        DirectorAction.objects.create(match=created, actor=request.user, action="create",
+                                      details={"config": created.config})
