@@ -436,7 +436,8 @@ def board_context(view: dict[str, Any], me: int | None, names: dict[int, str], *
                  if (c := _card(view, p["equip"].get(slot))) is not None]
         seats.append(SeatShow(
             number=p["seat"], name=names.get(p["seat"], f"seat {p['seat']}"), is_you=p["seat"] == me,
-            is_current=p["seat"] == view.get("current") and not view.get("over"), alive=p["alive"],
+            is_current=(p["seat"] == view.get("current") and not view.get("over")
+                        and view.get("turn_phase") != "setup"), alive=p["alive"],
             hp=p["hp"], max_hp=p["max_hp"],
             magatama=[i < p["hp"] for i in range(max(p["max_hp"], 0))],
             hand_count=p["hand_count"], character=character,
