@@ -194,6 +194,8 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
     counts = None
     if phase is not None:
         counts = checkin_summary(phase)
+        if counts["awaited"] is None:
+            counts = None  # a secret awaited set: no "N of M checked in" line
         if seat is not None and seat.number is not None:
             awaited = seat.number in (phase.awaited or [])
             checked_in = awaited and bool(seat_is_checked_in(phase, seat))
@@ -239,8 +241,12 @@ def diary_lines(request: HttpRequest, match: Match, seat_number: int | None,
                                          omniscient=director))
 
 
-def checkin_summary(phase: Phase) -> dict[str, int]:
-    """{"checked_in": n, "awaited": m} for the "N of M checked in" line."""
+def checkin_summary(phase: Phase) -> dict[str, int | None]:
+    """{"checked_in": n, "awaited": m} for the "N of M checked in" line; both None for a
+    phase kind whose awaited set is secret (registry extra ``private_checkin_kinds``, e.g.
+    Sanguosha's Negate window: the count would tell how many hold a Negate)."""
+    if any(phase.kind in g.extras.get("private_checkin_kinds", ()) for g in registry.all_games()):
+        return {"checked_in": None, "awaited": None}
     raw = selectors.checkin_counts(phase)
     if isinstance(raw, dict):
         return {"checked_in": int(raw.get("checked_in", 0)),
