@@ -10,8 +10,8 @@ from typing import Any
 
 from games.rules import Event
 
-from sanguosha.engine.data import (CARD_TYPES, CHARACTERS, IDENTITY_NAMES, SKILL_NAMES, SUIT_SYMBOL,
-                                   card_label)
+from sanguosha.engine.data import (CARD_TYPES, CARDS, CHARACTERS, IDENTITY_NAMES, SKILL_NAMES,
+                                   SUIT_SYMBOL, card_label)
 
 SUIT_ZH = {"spade": "黑桃", "heart": "红桃", "club": "梅花", "diamond": "方块"}
 PHASES = {"play": ("Play", "出牌阶段"), "discard": ("Discard", "弃牌阶段")}
@@ -26,7 +26,7 @@ class _Say:
         if s is None:
             return "无人" if self.zh else "nobody"
         if s == self.viewer:
-            return "你" if self.zh else "you"
+            return f"你（{s}号位）" if self.zh else f"seat {s} (you)"
         return f"{s}号位" if self.zh else f"seat {s}"
 
     def Seat(self, s: Any) -> str:  # noqa: N802 - capitalised sentence start
@@ -62,20 +62,33 @@ def describe(event: Event, viewer: int | None, lang: str = "en") -> str:
     return fn(y, d)
 
 
+def _real(d: dict[str, Any]) -> bool:
+    cards = d.get("cards") or []
+    return len(cards) == 1 and not d.get("skill") and CARDS[cards[0]].id == d["card"]
+
+
 def _use_en(y: _Say, d: dict[str, Any], verb: str) -> str:
-    how = f" ({y.cards(d.get('cards'))})" if d.get("cards") else ""
-    sk = f" with {y.name(d['skill'])}" if d.get("skill") else ""
-    tg = d.get("targets") or []
+    if _real(d):
+        what = y.cards(d["cards"])
+    else:
+        how = f" ({y.cards(d.get('cards'))})" if d.get("cards") else ""
+        sk = f" with {y.name(d['skill'])}" if d.get("skill") else ""
+        what = f"{y.name(d['card'])}{how}{sk}"
+    tg = [t for t in d.get("targets") or [] if t != d["seat"]]
     on = (" on " + ", ".join(y.seat(t) for t in tg)) if tg else ""
-    return f"{y.Seat(d['seat'])} {verb} {y.name(d['card'])}{how}{sk}{on}."
+    return f"{y.Seat(d['seat'])} {verb} {what}{on}."
 
 
 def _use_zh(y: _Say, d: dict[str, Any], verb: str) -> str:
-    how = f"（{y.cards(d.get('cards'))}）" if d.get("cards") else ""
-    sk = f"（{y.name(d['skill'])}）" if d.get("skill") else ""
-    tg = d.get("targets") or []
+    if _real(d):
+        what = y.cards(d["cards"])
+    else:
+        how = f"（{y.cards(d.get('cards'))}）" if d.get("cards") else ""
+        sk = f"（{y.name(d['skill'])}）" if d.get("skill") else ""
+        what = f"{y.name(d['card'])}{how}{sk}"
+    tg = [t for t in d.get("targets") or [] if t != d["seat"]]
     on = ("，目标：" + "、".join(y.seat(t) for t in tg)) if tg else ""
-    return f"{y.seat(d['seat'])}{verb}{y.name(d['card'])}{how}{sk}{on}"
+    return f"{y.seat(d['seat'])}{verb}{what}{on}"
 
 
 _EN = {
@@ -94,12 +107,13 @@ _EN = {
                            f"{y.name(d['about'])}.",
     "negate_result": lambda y, d: f"{y.name(d['about'])} on {y.seat(d['target'])} is "
                                   f"{'cancelled' if d['negated'] else 'not cancelled'}.",
-    "delayed_resolve": lambda y, d: f"{y.Seat(d['seat'])}'s {y.cards([d['card']])} takes effect.",
+    "delayed_resolve": lambda y, d: f"{y.Seat(d['seat'])}'s {y.name(d.get('name'))} "
+                                    f"({y.cards([d['card']])}) is resolved.",
     "judge": lambda y, d: f"Judgment for {y.seat(d['seat'])} ({y.name(d['reason'])}): "
                           f"{y.cards([d['card']])}.",
     "judge_replace": lambda y, d: f"{y.Seat(d['seat'])} replaces the judgment card with "
                                   f"{y.cards([d['card']])}.",
-    "judge_result": lambda y, d: f"The judgment result is {SUIT_SYMBOL[d['suit']]}{d['rank']}.",
+    "judge_result": lambda y, d: f"The judgment result is {y.cards([d['card']])}.",
     "damage": lambda y, d: f"{y.Seat(d['seat'])} takes {d['amount']} damage"
                            + (f" from {y.seat(d['source'])}" if d.get("source") is not None else "")
                            + f"; HP {d['hp']}.",
@@ -152,10 +166,11 @@ _ZH = {
     "negate": lambda y, d: f"{y.seat(d['seat'])}使用无懈可击{y.cards([d['card']])}抵消{y.name(d['about'])}",
     "negate_result": lambda y, d: f"对{y.seat(d['target'])}的{y.name(d['about'])}"
                                   f"{'被抵消' if d['negated'] else '未被抵消'}",
-    "delayed_resolve": lambda y, d: f"{y.seat(d['seat'])}的{y.cards([d['card']])}开始判定",
+    "delayed_resolve": lambda y, d: f"{y.seat(d['seat'])}的{y.name(d.get('name'))}"
+                                    f"（{y.cards([d['card']])}）开始生效",
     "judge": lambda y, d: f"{y.seat(d['seat'])}进行判定（{y.name(d['reason'])}）：{y.cards([d['card']])}",
     "judge_replace": lambda y, d: f"{y.seat(d['seat'])}用{y.cards([d['card']])}替换了判定牌",
-    "judge_result": lambda y, d: f"判定结果：{SUIT_ZH[d['suit']]}{d['rank']}",
+    "judge_result": lambda y, d: f"判定结果：{y.cards([d['card']])}",
     "damage": lambda y, d: (f"{y.seat(d['seat'])}受到"
                             + (f"{y.seat(d['source'])}造成的" if d.get("source") is not None else "")
                             + f"{d['amount']}点伤害，体力{d['hp']}"),

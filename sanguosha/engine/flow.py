@@ -257,9 +257,6 @@ def h_turn(ctx: Ctx, f: JSON) -> None:
         fire(ctx, "end", [s], {})
     else:
         ctx.ret(f)
-        if st.get("scenario_stop_at_turn_end"):
-            st["stack"] = []
-            return
         start_turn(ctx, ctx.next_living(s))
 
 
@@ -270,7 +267,8 @@ def h_judg_phase(ctx: Ctx, f: JSON) -> None:
         c = f["cards"][f["i"]]
         f["i"] += 1
         if ctx.alive(s) and c in ctx.seat(s)["judg"]:
-            ctx.push({"t": "delayed", "card": c, "holder": s, "step": "negate"})
+            ctx.push({"t": "delayed", "card": c, "holder": s, "step": "negate",
+                      "name": ctx.judg_name(c)})
             return
     ctx.ret(f)
 
@@ -279,11 +277,11 @@ def pass_lightning(ctx: Ctx, c: int, holder: int) -> None:
     n = ctx.n
     for i in range(1, n):
         t = (holder + i) % n
-        if ctx.alive(t) and not any(CARDS[x].id == "lightning" for x in ctx.seat(t)["judg"]):
+        if ctx.alive(t) and not any(ctx.judg_name(x) == "lightning" for x in ctx.seat(t)["judg"]):
             ctx.move(c, "judg", t)
             ctx.emit("move_delayed", {"card": c, "from": holder, "to": t})
             return
-    if ctx.alive(holder) and not any(CARDS[x].id == "lightning" for x in ctx.seat(holder)["judg"]):
+    if ctx.alive(holder) and not any(ctx.judg_name(x) == "lightning" for x in ctx.seat(holder)["judg"]):
         ctx.move(c, "judg", holder)
         ctx.emit("move_delayed", {"card": c, "from": holder, "to": holder})
     else:
@@ -293,11 +291,11 @@ def pass_lightning(ctx: Ctx, c: int, holder: int) -> None:
 @handler("delayed")
 def h_delayed(ctx: Ctx, f: JSON) -> None:
     c, s = f["card"], f["holder"]
-    name = CARDS[c].id
+    name = f["name"]
     if f["step"] == "negate":
         ctx.move(c, "proc")
         f["step"] = "judge"
-        ctx.emit("delayed_resolve", {"seat": s, "card": c})
+        ctx.emit("delayed_resolve", {"seat": s, "card": c, "name": name})
         ctx.push({"t": "negate", "about": desc([c], name, None), "target": s, "chain": [],
                   "ret": "negated"})
     elif f["step"] == "judge":
@@ -444,6 +442,8 @@ def h_use(ctx: Ctx, f: JSON) -> None:
             t = f["targets"][0]
             ctx.ret(f)
             ctx.move(d["cards"][0], "judg", t)
+            if CARDS[d["cards"][0]].id != name:
+                ctx.st["virtual"][str(d["cards"][0])] = name
             ctx.emit("place_delayed", {"seat": t, "card": d["cards"][0], "name": name})
             return
         f["step"] = "effects"

@@ -128,9 +128,9 @@ def use_targets(ctx: Ctx, s: int, name: str, cards: list[int], *, rouse: bool = 
         return {"targets": [int(a) for a in sub], "min": 1, "max": 1, "sub": sub}
     elif name == "indulgence":
         ts = [t for t in others if not ctx.has(t, "qianxun")
-              and not any(CARDS[c].id == "indulgence" for c in ctx.seat(t)["judg"])]
+              and not any(ctx.judg_name(c) == "indulgence" for c in ctx.seat(t)["judg"])]
     elif name == "lightning":
-        if any(CARDS[c].id == "lightning" for c in p["judg"]):
+        if any(ctx.judg_name(c) == "lightning" for c in p["judg"]):
             return None
         return {"targets": [], "min": 0, "max": 0}
     elif name in ("ex_nihilo",) or name in AREA_TRICKS or is_equipment(name):

@@ -79,7 +79,7 @@ def base_state(config: JSON, seats: list[JSON], draw: list[int]) -> JSON:
     return {"config": config, "seats": seats, "draw": draw, "discard": [], "proc": [],
             "current": 0, "turn": 0, "turn_phase": "setup", "tc": {}, "stack": [],
             "ask": None, "ask_no": 0, "answers": {}, "rng": 0, "pending": [], "over": False,
-            "winners": [], "end_reason": None, "offers": {}, "revealed": False}
+            "winners": [], "end_reason": None, "offers": {}, "revealed": False, "virtual": {}}
 
 
 def setup(config: Mapping[str, Any], seats: Sequence[int], seed: str) -> State:

@@ -163,7 +163,12 @@ class Ctx:
                 self.st["pending"].append({"skill": "xiaoji", "seat": loc[1]})
         else:
             self.seat(loc[1])["judg"].remove(card)
+            self.st.get("virtual", {}).pop(str(card), None)
         return loc
+
+    def judg_name(self, card: int) -> str:
+        """What a card in a judgment area counts as (National Beauty: a ♦ card as Indulgence)."""
+        return str(self.st.get("virtual", {}).get(str(card), CARDS[card].id))
 
     def move(self, card: int, dest: str, owner: int | None = None, *, top: bool = False) -> tuple[Any, ...]:
         """Move one card to ``dest`` (proc/discard/draw/hand/judg/equip); returns the source."""

@@ -43,6 +43,7 @@ def _seat_view(st: JSON, p: JSON, viewer: int | None, all_visible: bool) -> JSON
         "hand_count": len(p["hand"]),
         "equip": {k: v for k, v in p["equip"].items() if v is not None},
         "judgment": list(p["judg"]),
+        "judgment_as": [st.get("virtual", {}).get(str(c), CARDS[c].id) for c in p["judg"]],
     }
     if me or all_visible:
         out["hand"] = list(p["hand"])

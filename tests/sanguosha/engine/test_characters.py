@@ -268,3 +268,14 @@ def test_self_mastery_only_without_kill():
     st = answer(st, 0, {"use": 1, "targets": [1]})
     st = answer(st, 0, {"end": True})
     assert ask(st)["kind"] == "discard"
+
+
+def test_national_beauty_indulgence_is_judged_as_indulgence():
+    st = position([seat("lord", character="daqiao", hp=3, hand=[34]), seat("rebel")],
+                  draw_pile=[1, 40, 41, 42, 43])
+    st = answer(st, 0, {"use": 34, "as": "indulgence", "targets": [1]})
+    view = engine.player_view(st, None)
+    assert view["seats"][1]["judgment"] == [34] and view["seats"][1]["judgment_as"] == ["indulgence"]
+    st = answer(st, 0, {"end": True})
+    # seat 1: judgment Kill ♠7 is not ♥ → Play skipped; the ♦ card is discarded
+    assert st.raw["current"] == 0 and 34 in st.raw["discard"] and st.raw["virtual"] == {}
