@@ -71,7 +71,41 @@ def check_view(state, seat) -> None:
                 q.pid for q in state.players if q.alive and q.zone == me.zone and q is not me}
 
 
+SELF_KINDS = {"order_voided", "backpack", "start_zone", "antidote", "smoke_thrown",
+              "gas_thrown", "moved", "expelled", "closed_zone_penalty", "partner_revealed",
+              "roster", "worn", "shout_result", "explosion_result", "gas_damage", "monster_hit",
+              "poison_tick", "ration", "starvation", "approval", "reward", "punishment",
+              "persuasion", "heard_gunfire", "heard_explosion", "heard_monster", "you_died"}
+PUBLIC_KINDS = {"shout", "deaths", "zone_closed", "action_opened", "tactical_opened",
+                "match_over"}
+
+
+def check_audiences(state, events) -> None:
+    """§18: private events reach their player only, amounts only attacker and victim."""
+    seat_of = {p.pid: p.seat for p in state.players}
+    for e in events:
+        if e.kind in SELF_KINDS:
+            assert e.visible_to == {seat_of[e.data["player"]]}, e
+        elif e.kind in PUBLIC_KINDS:
+            assert e.visible_to is None, e
+        elif e.kind == "attack" and not e.data.get("smoked"):
+            if e.data["amount"] is not None:
+                allowed = {seat_of.get(e.data["attacker"]), seat_of.get(e.data["victim"])}
+                assert e.visible_to <= allowed, e
+            else:
+                assert not e.visible_to & {seat_of.get(e.data["attacker"]),
+                                           seat_of.get(e.data["victim"])}
+        elif e.kind == "attack":
+            assert len(e.visible_to) == 1
+            assert "attacker" not in e.data or "victim" not in e.data
+        elif e.kind == "healed":
+            assert e.visible_to == {seat_of[e.data["healer"]], seat_of[e.data["target"]]}
+        else:
+            assert e.visible_to is not None, e
+
+
 def check_invariants(state, events) -> None:
+    check_audiences(state, events)
     cap = state.config["explosives_cap_per_zone"]
     maxe = state.config["max_energy"]
     for p in state.players:
