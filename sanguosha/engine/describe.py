@@ -103,7 +103,7 @@ _EN = {
     "use": lambda y, d: _use_en(y, d, "uses"),
     "respond": lambda y, d: _use_en(y, d, "plays"),
     "decline": lambda y, d: f"{y.Seat(d['seat'])} gives no {y.name(d['name'])}.",
-    "negate": lambda y, d: f"{y.Seat(d['seat'])} uses Negate {y.cards([d['card']])} against "
+    "negate": lambda y, d: f"{y.Seat(d['seat'])} uses {y.cards([d['card']])} against "
                            f"{y.name(d['about'])}.",
     "negate_result": lambda y, d: f"{y.name(d['about'])} on {y.seat(d['target'])} is "
                                   f"{'cancelled' if d['negated'] else 'not cancelled'}.",
@@ -163,7 +163,7 @@ _ZH = {
     "use": lambda y, d: _use_zh(y, d, "使用了"),
     "respond": lambda y, d: _use_zh(y, d, "打出了"),
     "decline": lambda y, d: f"{y.seat(d['seat'])}没有打出{y.name(d['name'])}",
-    "negate": lambda y, d: f"{y.seat(d['seat'])}使用无懈可击{y.cards([d['card']])}抵消{y.name(d['about'])}",
+    "negate": lambda y, d: f"{y.seat(d['seat'])}使用{y.cards([d['card']])}抵消{y.name(d['about'])}",
     "negate_result": lambda y, d: f"对{y.seat(d['target'])}的{y.name(d['about'])}"
                                   f"{'被抵消' if d['negated'] else '未被抵消'}",
     "delayed_resolve": lambda y, d: f"{y.seat(d['seat'])}的{y.name(d.get('name'))}"

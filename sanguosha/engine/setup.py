@@ -96,6 +96,9 @@ def setup(config: Mapping[str, Any], seats: Sequence[int], seed: str) -> State:
     deck = deck_numbers(cfg["deck"])
     rng.shuffle(deck)
     roster = list(cfg["roster"] or CHARACTERS)
+    if len(roster) < n:
+        raise InvalidConfig(f"The roster needs at least {n} characters for {n} players.",
+                            field="roster")
     rest = [c for c in roster if c not in LORD_CHARACTERS]
     rng.shuffle(rest)
     offer = list(LORD_CHARACTERS) + rest[:cfg["lord_extra_choices"]]

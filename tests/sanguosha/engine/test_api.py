@@ -242,3 +242,20 @@ def test_every_emitted_event_kind_has_sentences():
     for p in root.rglob("*.py"):
         kinds |= set(re.findall(r'emit\("([a-z_]+)"', p.read_text()))
     assert kinds and kinds <= set(_EN) and kinds <= set(_ZH)
+
+
+def test_roster_must_cover_the_players():
+    roster = ["caocao", "liubei", "sunquan", "guanyu"]
+    with pytest.raises(InvalidConfig):
+        engine.setup({"roster": roster}, list(range(5)), "r")
+    s = engine.setup({"roster": roster + ["zhaoyun", "lvbu"], "lord_extra_choices": 2},
+                     list(range(5)), "r")
+    s = answer(s, 0, {"character": "caocao"})
+    assert all(len(s.raw["offers"][str(k)]) == 1 for k in range(1, 5))
+
+
+def test_omniscient_view_shows_everything():
+    st = engine.setup({}, list(range(4)), "omni")
+    v = engine.omniscient_view(st)
+    assert len(v["draw_pile"]) == 108 and all(p["identity"] for p in v["seats"])
+    assert v["stack"] and v["ask_full"]["kind"] == "choose_character"
