@@ -15,7 +15,7 @@ from django.utils.timezone import now as timezone_now
 
 from accounts.forms import timezone_choices
 from games import registry
-from games.rules import ConfigField, InvalidConfig
+from games.rules import ConfigField, RulesError
 
 CONFIG_PREFIX = "cfg_"
 ORDER_NOT_JSON = "The order is not valid JSON: {error}."
@@ -44,16 +44,22 @@ class LobbyFilterForm(forms.Form):
         return self.cleaned_data.get("game") or None, self.cleaned_data.get("status") or "forming"
 
 
-def config_field(spec: ConfigField) -> forms.Field:
-    """One form field for one config setting, with its default shown and enforced ranges."""
+def config_field(spec: ConfigField, default: Any = None) -> forms.Field:
+    """One form field for one config setting, with its default shown and enforced ranges.
+
+    ``default`` overrides the schema's default (a game's ``config_prepare`` may fill a
+    setting from its own tables)."""
+    default = spec.default if default is None else default
     label = spec.label or spec.key.replace("_", " ").capitalize()
-    default_text = json.dumps(spec.default) if spec.type == "json" else spec.default
+    default_text: Any = default
+    if spec.type == "json":
+        default_text = "as shown" if len(json.dumps(default)) > 60 else json.dumps(default)
     if spec.type == "choice":
-        default_text = dict(spec.choices).get(spec.default, spec.default)
+        default_text = dict(spec.choices).get(default, default)
     if spec.type == "bool":
-        default_text = "yes" if spec.default else "no"
+        default_text = "yes" if default else "no"
     help_text = " ".join(p for p in (spec.help, f"Default: {default_text}.") if p)
-    common: dict[str, Any] = {"label": label, "help_text": help_text, "initial": spec.default}
+    common: dict[str, Any] = {"label": label, "help_text": help_text, "initial": default}
     if spec.type == "int":
         return forms.IntegerField(min_value=spec.min, max_value=spec.max, **common)
     if spec.type == "bool":
@@ -94,8 +100,22 @@ class MatchCreateForm(forms.Form):
         self.fields["max_players"].initial = game.max_seats
         self.fields["timezone"].initial = settings.DEFAULT_MATCH_TIMEZONE
         self.schema = list(game.engine.config_schema())
+        self.defaults = self.effective_defaults()
         for spec in self.schema:
-            self.fields[CONFIG_PREFIX + spec.key] = config_field(spec)
+            self.fields[CONFIG_PREFIX + spec.key] = config_field(spec, self.defaults[spec.key])
+
+    def effective_defaults(self) -> dict[str, Any]:
+        """The schema's defaults, overlaid with what the game's ``config_prepare`` fills
+        in from its own tables (so the form shows what a match would really get)."""
+        out = {s.key: s.default for s in self.schema}
+        prepare = self.game.extras.get("config_prepare")
+        if callable(prepare):
+            try:
+                prepared = dict(prepare({}))
+            except RulesError:
+                return out
+            out.update({k: v for k, v in prepared.items() if k in out})
+        return out
 
     def config_fields(self) -> list[forms.BoundField]:
         return [self[CONFIG_PREFIX + s.key] for s in self.schema]
@@ -123,21 +143,34 @@ class MatchCreateForm(forms.Form):
         if lo is not None and hi is not None and hi < lo:
             self.add_error("max_players", MAX_PLAYERS_BELOW_MIN)
         if not any(CONFIG_PREFIX + s.key in self.errors for s in self.schema):
+            changed = self.changed_config()
             try:
-                data["config"] = self.game.engine.validate_config(self.raw_config())
-            except InvalidConfig as exc:
+                # validated as match_create will: the game's config_prepare hook (Kill
+                # Game snapshots its admin-edited map and prices), then validate_config
+                prepare = self.game.extras.get("config_prepare")
+                prepared = dict(prepare(changed)) if callable(prepare) else changed
+                self.game.engine.validate_config(prepared)
+            except RulesError as exc:
                 key = CONFIG_PREFIX + exc.field if exc.field and CONFIG_PREFIX + exc.field in self.fields else None
                 self.add_error(key, exc.reason)
+            else:
+                # only what the creator changed: the defaults (and the game's own tables,
+                # through config_prepare) fill the rest when the match is created
+                data["config"] = changed
         return data
+
+    def changed_config(self) -> dict[str, Any]:
+        """The settings whose submitted value differs from the schema's default."""
+        return {k: v for k, v in self.raw_config().items() if v != self.defaults[k]}
 
     def raw_config(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for spec in self.schema:
             value = self.cleaned_data.get(CONFIG_PREFIX + spec.key)
             if value is None and spec.type in ("json", "int"):
-                value = spec.default
-            if spec.type == "str" and value == "" and spec.default is not None:
-                value = spec.default
+                value = self.defaults[spec.key]
+            if spec.type == "str" and value == "" and self.defaults[spec.key] is not None:
+                value = self.defaults[spec.key]
             out[spec.key] = value
         return out
 

@@ -136,6 +136,7 @@ def match_create_view(request: HttpRequest, slug: str) -> HttpResponse:
 def _form_field(form: Any, field: str | None) -> str | None:
     if not field:
         return None
+    field = field.removeprefix("config.")
     for name in (field, f"cfg_{field}"):
         if name in form.fields:
             return name

@@ -189,3 +189,56 @@ def test_expired_session_poll_redirects_htmx_to_login(running_match, anon_client
     resp = anon_client.get(url, {"v": 1}, HTTP_HX_REQUEST="true")
     assert resp.status_code == 200 and resp.content == b""
     assert resp["HX-Redirect"].startswith(reverse("accounts:login"))
+
+
+def test_config_prepare_defaults_are_shown_and_only_changes_are_sent(player_client):
+    """A game filling settings from its own tables (``config_prepare``) gets them shown as
+    the defaults, and the match keeps them unless the creator changed them."""
+    from games import registry
+    from tests.games import guessgame
+
+    def prepare(config):
+        return {"rounds": 7, **config}
+
+    registry.register(guessgame, config_prepare=prepare)
+    html = player_client.get(create_url()).content.decode()
+    assert 'name="cfg_rounds" value="7"' in html and "Default: 7." in html
+    player_client.post(create_url(), _form(name="kept", cfg_rounds=7))
+    assert Match.objects.get(name="kept").config["rounds"] == 7
+    player_client.post(create_url(), _form(name="changed", cfg_rounds=9))
+    assert Match.objects.get(name="changed").config["rounds"] == 9
+
+
+@pytest.mark.parametrize("slug", ["killgame", "diceslayer", "sanguosha"])
+def test_every_installed_game_can_be_created_with_its_defaults(slug, player_client):
+    """The generated config form round-trips each real game's defaults into a match."""
+    import html as htmllib
+    import re
+
+    from games import registry
+
+    if slug not in dict(registry.choices()):
+        pytest.skip(f"{slug} is not installed")
+    page = player_client.get(reverse("games:match-create-game", args=[slug])).content.decode()
+    data = {}
+    for m in re.finditer(r'<(input|select|textarea)[^>]*name="([^"]+)"[^>]*>', page):
+        tag, name, el = m.group(1), m.group(2), m.group(0)
+        if name == "csrfmiddlewaretoken":
+            continue
+        if tag == "input" and 'type="checkbox"' in el:
+            if "checked" in el:
+                data[name] = "on"
+        elif tag == "input":
+            value = re.search(r'value="([^"]*)"', el)
+            data[name] = htmllib.unescape(value.group(1)) if value else ""
+        elif tag == "textarea":
+            data[name] = htmllib.unescape(page[m.end():page.index("</textarea>", m.end())]).strip()
+        else:
+            chosen = re.search(r'<option value="([^"]*)"[^>]*selected',
+                               page[m.end():page.index("</select>", m.end())])
+            data[name] = chosen.group(1) if chosen else ""
+    data["name"] = f"Real {slug}"
+    resp = player_client.post(reverse("games:match-create-game", args=[slug]), data)
+    assert resp.status_code == 302, re.findall(r'class="error"[^>]*>(.*?)<', resp.content.decode())
+    match = Match.objects.get(name=f"Real {slug}")
+    assert player_client.get(reverse("games:match-detail", args=[match.pk])).status_code == 200
