@@ -3,11 +3,13 @@
 Solo and solo with wild dice: the tree is *choice now → roll-in → choice → roll-in →
 leaf*. Chance nodes enumerate the distinct outcomes of the 2 (or 3) dice with their
 probabilities (21 or 56), so the bot looks two rolls ahead exactly, not by sampling.
-The leaf (a position at the moment of choice) is valued by its best immediate pick plus
-the expected future points of a live game with that plate size (a table measured from
-self-play), 0 once the round would end the game.
-Plates are packed in an int (4 bits per face) so a decision stays far below 50 ms; chance
-values are memoised per (plate, last two stock dice), the only stock dice that matter.
+The leaf (a position at the moment of choice) is valued by its best pick: the points it
+scores now plus the expected future points of a live game with the plate it leaves, by
+plate size and by how many faces on it are ready to complete a removing pattern (a table
+measured from self-play); 0 once the round would end the game.
+Plates are packed in an int (4 bits per face) so a decision stays within 50 ms of CPU;
+chance and leaf values are memoised per (plate, last two stock dice), the only stock dice
+that matter.
 
 Versus: the bot scores each legal move of this turn from the public position: points,
 dice it sends to the opponent (attacks, set and 100 transfers), the size of its own field
@@ -34,15 +36,7 @@ from diceslayer.engine.state import (
 # A plate is an int: 4 bits per face, face f at bits 4f..4f+3 (f = 1..6).
 
 NEG = float("-inf")
-# Expected future points of a solo game that is still alive, by plate size after the pick
-# (before the roll-in): the mean of (final score − score then) over 600 self-play games
-# of this bot; a game that ends scores nothing more. Solo with wild dice uses the same
-# curve one die earlier (its limit is one lower): in self-play that beat a table measured
-# on its own games (95 against 88 mean over 400 games), the wild dice being valued apart.
-FUTURE_BY_SIZE = {
-    8: (77.6, 72.0, 73.9, 73.7, 70.1, 66.0, 55.5, 43.1),   # solo: over at 8
-    7: (85.0, 85.0, 87.0, 80.0, 75.0, 64.0, 47.0),          # solo_wild: over at 7
-}
+FULL_FUTURE = 85.0  # the expected future of a fresh game, to scale the wild die's worth
 # A wild die kept in hand is worth this many points to a game with a full future, scaled by
 # how alive the game is (a wild die in a game that ends now is worth nothing).
 WILD_VALUE = 50.0  # tuned by self-play: 0 → 65, 18 → 82, 40–100 → 95 mean (300 games)
@@ -94,17 +88,44 @@ PATTERN_PICKS: dict[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]] = 
     s2: tuple((f, row[f][1]) for f in range(1, 7) if row[f][1]) for s2, row in NEXT.items()}
 
 
+# For the last two stock dice and a pick f: (faces the full stock removes, the faces that
+# would then complete a removing pattern with the new last two).
+LEAF_ROWS: dict[tuple[int, ...], list[tuple[tuple[int, ...], tuple[int, ...]]]] = {
+    s2: [((), ())] + [(row[f][1], tuple(g for g, _ in PATTERN_PICKS[row[f][0]]))
+                      for f in range(1, 7)]
+    for s2, row in NEXT.items()}
+
+# Expected future points of a live solo game by plate size after the pick (rows) and by
+# how many distinct faces on the plate would complete a removing pattern next (0, 1, 2+),
+# measured over 400 self-play games and smoothed by hand where samples were few.
+FUTURE_BY_SIZE_READY = (
+    (71.0, 75.0, 80.0),
+    (69.0, 78.0, 84.0),
+    (71.0, 76.5, 84.0),
+    (68.0, 70.0, 78.0),
+    (61.0, 66.0, 82.0),
+    (52.5, 61.5, 80.0),
+    (44.0, 47.5, 82.0),
+    (14.5, 34.5, 85.0),
+)
+
+
 class _Solo:
     """One search context (limit, value table, memo); the memo survives across decisions."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
-        self.values = [self.survival(n) for n in range(24)]
+        shift = SOLO_OVER_AT[Variant.SOLO] - limit
+        self.ready = [FUTURE_BY_SIZE_READY[min(n + shift, 7)] if n < limit else (0.0, 0.0, 0.0)
+                      for n in range(24)]
+        self.leaf_memo: dict[tuple[int, tuple[int, ...]], float] = {}
         self.chance_memo: dict[tuple[int, tuple[int, ...], int], float] = {}
 
     def trim(self) -> None:
         if len(self.chance_memo) > 100_000:
             self.chance_memo.clear()
+        if len(self.leaf_memo) > 100_000:
+            self.leaf_memo.clear()
 
     @staticmethod
     def step(plate: int, size: int, s2: tuple[int, ...], f: int,
@@ -123,36 +144,39 @@ class _Solo:
         gain = n * n + (CLEAR_BONUS if n and size == 0 else 0)
         return plate, size, new_s2, gain
 
-    def survival(self, size: int) -> float:
-        """Expected future points after a pick leaves ``size`` dice (0 once over)."""
-        if size >= self.limit:
-            return 0.0
-        table = FUTURE_BY_SIZE[self.limit]
-        return table[min(size, len(table) - 1)]
-
     def leaf(self, plate: int, size: int, s2: tuple[int, ...]) -> float:
-        """Best immediate pick plus the value of the plate it leaves (no more rolls)."""
-        values = self.values
-        picks = PATTERN_PICKS[s2]
-        in_patterns = 0
+        """Best immediate pick plus the value of the plate it leaves (no more rolls),
+        that value depending on its size and on how many faces are ready to score."""
+        key = (plate, s2)
+        v = self.leaf_memo.get(key)
+        if v is not None:
+            return v
+        ready = self.ready
+        limit = self.limit
+        row = LEAF_ROWS[s2]
         best = NEG
-        for f, targets in picks:
-            k = (plate >> (4 * f)) & 15
-            if not k:
+        for f in range(1, 7):
+            if not (plate >> (4 * f)) & 15:
                 continue
-            in_patterns += k
             p = plate - (1 << (4 * f))
+            targets, completing = row[f]
             n = 0
             for t in targets:
-                n += (p >> (4 * t)) & 15
+                k = (p >> (4 * t)) & 15
+                if k:
+                    n += k
+                    p -= k << (4 * t)
             sz = size - 1 - n
-            val = n * n + (CLEAR_BONUS if n and sz == 0 else 0) + values[sz]
+            val = float(n * n + (CLEAR_BONUS if n and sz == 0 else 0))
+            if sz < limit:
+                kk = 0
+                for g in completing:
+                    if (p >> (4 * g)) & 15:
+                        kk += 1
+                val += ready[sz][kk if kk < 2 else 2]
             if val > best:
                 best = val
-        if size > in_patterns:  # some other face: a plain pick removing nothing
-            val = values[size - 1]
-            if val > best:
-                best = val
+        self.leaf_memo[key] = best
         return best
 
     def chance(self, plate: int, size: int, s2: tuple[int, ...], depth: int) -> float:
@@ -201,7 +225,7 @@ def _context(limit: int) -> _Solo:
 
 
 def _wild_bonus(wild: int, future: float) -> float:
-    return WILD_VALUE * wild * min(1.0, future / max(FUTURE_BY_SIZE[7]))
+    return WILD_VALUE * wild * min(1.0, future / FULL_FUTURE)
 
 
 def solo_choices(state: State, depth: int = 2) -> list[tuple[float, Order, int]]:
