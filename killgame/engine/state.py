@@ -111,7 +111,11 @@ class State:
 
     @property
     def closed(self) -> frozenset[str]:
-        return self.gmap.closed_set(self.closed_count)
+        closed = self.__dict__.get("_closed")  # per-state cache (not a field)
+        if closed is None:
+            closed = self.gmap.closed_set(self.closed_count)
+            object.__setattr__(self, "_closed", closed)
+        return closed  # type: ignore[no-any-return]
 
     def _index(self) -> tuple[dict[int, Player], dict[str, Player], dict[str, Monster]]:
         # cached lookups (not a field: equality and dump ignore it)
