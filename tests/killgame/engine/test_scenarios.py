@@ -127,7 +127,7 @@ def test_runner_exits_2_on_malformed_scenario_without_traceback(bad: str):
 def _check_scenario(check_enabled: bool) -> dict:
     return {"seed": "chk", "config": {"check_enabled": check_enabled, "monster_count": 0},
             "turn": 2, "phase": "tactical", "closed": ["landa_del_sud"],
-            "players": [{"id": "a", "zone": "strada"}, {"id": "b", "zone": "paese"}],
+            "players": [{"id": "a", "zone": "strada"}, {"id": "b", "zone": "grotta"}],
             "phases": [{"orders": {"a": [{"type": "move", "to": "campi"}]}, "check": ["a"]},
                        {"check": ["a", "b"]}]}
 
@@ -138,4 +138,4 @@ def test_check_entries_in_check_mode_and_ignored_otherwise():
     assert on["error"] is None and off["error"] is None
     assert on["players"] == off["players"]
     assert on["turn"] == 3 and on["phase"] == "tactical"
-    assert [p["zone"] for p in on["players"]] == ["campi", "strada"]
+    assert [p["zone"] for p in on["players"]] == ["campi", "grotta"]
