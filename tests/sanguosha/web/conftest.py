@@ -92,7 +92,9 @@ def post_answer(client: Client, match: Match, pick: dict | str | None, **extra: 
 def page_text(resp) -> str:
     html = resp.content.decode()
     html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+    import html as _html
+
+    return _html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)))
 
 
 def button_values(resp) -> list[dict]:
