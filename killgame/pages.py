@@ -514,6 +514,31 @@ def order_from_post(post: QueryDict) -> dict[str, Any]:
     raise OrderFieldError(PICK_AN_ACTION, control="kind")
 
 
+_CONTROLS = {
+    "start": {"cart", "start_zone"},
+    "tactical": {"move_to", "move", "medkit_target", "medkit", "antidote", "smoke_zone",
+                 "smoke", "gas_zone", "gas", "buy_item", "buy", "sell_item", "sell"},
+    "action": {"attack_weapon", "attack_targets", "attack_random", "attack", "grenade_zone",
+               "grenade", "c4_zone", "c4", "wear_items", "wear", "shout"},
+}
+
+
+def controls_on_page(view: Mapping[str, Any] | None) -> set[str]:
+    """The controls the order form shows for this view (an error for any other control,
+    e.g. a start zone posted from an old tab in turn 2, is shown at the top of the form)."""
+    out = {"kind", "withdraw"}
+    if view and view.get("check_enabled"):
+        out.add("check")
+    if not view or not (view.get("me") or {}).get("alive"):
+        return out
+    if view["phase"] == "tactical":
+        out |= _CONTROLS["start" if view["turn"] == 1 else "tactical"]
+    else:
+        out |= _CONTROLS["action"]
+    out |= {f"withdraw_{o['slot']}" for o in view["me"].get("orders", []) if o.get("slot")}
+    return out
+
+
 def error_control(payload: Mapping[str, Any] | None, field: str | None) -> str:
     """The control an engine error belongs to: the field's control, else the order's
     own button (``move``, ``shout``, ``withdraw_combat``…)."""

@@ -48,7 +48,10 @@ def _match_or_404(request: HttpRequest, match_id: int, *, login: bool = True) ->
 
 def _page(request: HttpRequest, match: Match, *, status: int, errors: dict[str, str],
           error: str | None = None) -> HttpResponse:
+    match.refresh_from_db()
     ctx = game_pages.match_context(request, match)
+    shown = pages.controls_on_page(ctx.get("view"))
+    errors = {(c if c in shown else "kind"): m for c, m in errors.items()}
     ctx["kg_errors"] = errors
     ctx["error"] = error
     return render(request, "games/match_detail.html", ctx, status=status)
@@ -88,6 +91,8 @@ def order(request: HttpRequest, match_id: int) -> HttpResponse:
         if exc.code in ("STALE_VERSION", "STALE_PHASE", "MATCH_PAUSED", "MATCH_OVER",
                         "NO_OPEN_PHASE", "NOT_AWAITED", "ALREADY_CHECKED"):
             control = "kind"
+        elif payload.get("type") == "withdraw" and exc.code == "NO_EFFECT":
+            control = "withdraw"  # the slot is empty: it has no button to stand next to
         return _page(request, match, status=_status(exc), errors={control: exc.message})
     kind = payload["type"]
     messages.success(request, CHECK_SAVED if kind == "check" else
