@@ -27,7 +27,7 @@ from django.utils.timezone import now as timezone_now
 from diceslayer import engine
 from diceslayer.models import DailyAttempt
 from games.exceptions import ApplicationError
-from games.models import Match, Phase, Seat
+from games.models import Match, Notification, Phase, Seat
 from games.services.matches import match_create, match_join, match_start
 from games.services.orders import order_submit
 from games.services.phases import PhaseCloseFailed, phase_close
@@ -81,7 +81,15 @@ def solo_start(*, user, variant: str = "solo", now: datetime | None = None) -> M
                              is_private=True)
         match_join(match=match, user=user, invite_code=match.invite_code)
         match_start(match=match, now=now)
+        _drop_start_mail(match)
     return match
+
+
+def _drop_start_mail(match: Match) -> None:
+    """A solo game needs no "match started" email: the player is looking at it. The rows
+    were made in this transaction and their sending is queued on commit; a sender that
+    finds no row does nothing."""
+    Notification.objects.filter(match=match, kind=Notification.Kind.MATCH_STARTED).delete()
 
 
 def daily_start(*, user, now: datetime | None = None) -> tuple[DailyAttempt, bool]:
@@ -111,6 +119,7 @@ def daily_start(*, user, now: datetime | None = None) -> tuple[DailyAttempt, boo
             attempt = DailyAttempt.objects.create(user=user, day=day, match=match)
             match_join(match=match, user=user, invite_code=match.invite_code)
             match_start(match=match, now=now)
+            _drop_start_mail(match)
     except IntegrityError:
         raise ApplicationError(ALREADY_PLAYED_TODAY, code="DAILY_TAKEN", status=409) from None
     attempt.match = match

@@ -221,3 +221,15 @@ def test_game_pages_query_counts(solo, alice, alice_client, django_assert_max_nu
         assert alice_client.get(reverse("diceslayer:replay", args=[solo.pk])).status_code == 200
     with django_assert_max_num_queries(HOME_MAX_QUERIES):
         assert alice_client.get(reverse("diceslayer:home")).status_code == 200
+
+
+def test_a_solo_game_sends_no_match_started_mail(alice, django_capture_on_commit_callbacks):
+    from django.core import mail
+
+    from games.models import Notification
+
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        match = services.solo_start(user=alice)
+    assert not Notification.objects.filter(match=match).exists()
+    assert mail.outbox == []
