@@ -178,7 +178,7 @@ def validate_config(config: Mapping[str, Any] | None) -> dict[str, Any]:
             if type(v) is not bool:
                 raise _bad(f.key, "must be true or false")
         elif f.type == "choice":
-            if v not in {c for c, _ in f.choices}:
+            if not isinstance(v, str) or v not in {c for c, _ in f.choices}:
                 raise _bad(f.key, "not one of the choices")
         elif f.type == "str":
             if not isinstance(v, str) or not v:

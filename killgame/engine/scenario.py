@@ -127,6 +127,8 @@ def build_state(sc: Mapping[str, Any]) -> tuple[State, str]:
         if team is not None:
             _int(team, f"{pid}.team", 1)
         zone = raw.get("zone")
+        if zone is not None and not isinstance(zone, str):
+            raise ScenarioError(f"{pid}: zone must be a zone id")
         if zone is None:
             if not setup_phase:
                 raise ScenarioError(f"{pid}: zone is required after turn 1's Tactical phase")
@@ -177,7 +179,7 @@ def build_state(sc: Mapping[str, Any]) -> tuple[State, str]:
         if not (mid.startswith("m") and mid[1:].isdigit() and int(mid[1:]) >= 1):
             raise ScenarioError(f"monsters[{i}]: id must be m1, m2, ...")
         zone = raw.get("zone")
-        if zone not in gmap.index:
+        if not isinstance(zone, str) or zone not in gmap.index:
             raise ScenarioError(f"{mid}: unknown zone {zone!r}")
         if zone in taken:
             raise ScenarioError(f"{mid}: at most one monster per zone")

@@ -116,6 +116,10 @@ def test_runner_reports_an_illegal_order_with_exit_0():
     json.dumps({"turn": 2, "players": [{"id": "a", "zone": "paese"}],
                 "phases": [{"orders": {"zz": []}}]}),
     json.dumps({"turn": 2, "config": {"nope": 1}, "players": [{"id": "a", "zone": "paese"}]}),
+    json.dumps({"turn": 2, "players": [{"id": "a", "zone": {}}]}),
+    json.dumps({"turn": 2, "config": {"mode": []}, "players": [{"id": "a", "zone": "paese"}]}),
+    json.dumps({"turn": 2, "players": [{"id": "a", "zone": "paese"}],
+                "monsters": [{"id": "m1", "zone": ["paese"], "energy": 6}]}),
 ])
 def test_runner_exits_2_on_malformed_scenario_without_traceback(bad: str):
     proc = _runner(bad)
