@@ -53,3 +53,4 @@ class ProfileForm(forms.ModelForm):
         labels = {"language": "Language", "email_mode": "Phase emails",
                   "email_match_events": "Email me when my matches start and end"}
         widgets = {"email_mode": forms.RadioSelect}
+        help_texts = {"email_match_events": ""}

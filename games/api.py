@@ -15,7 +15,9 @@ import json
 from functools import wraps
 from typing import Any, Callable
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, JsonResponse
+from django.http.request import RawPostDataException
 from django.middleware.csrf import CsrfViewMiddleware
 from django.urls import reverse
 from django.utils.timezone import now as timezone_now
@@ -134,12 +136,21 @@ def _seat_for(request: HttpRequest, match: Match) -> Seat:
 
 
 def _body(request: HttpRequest, allowed: frozenset[str]) -> dict[str, Any]:
-    if len(request.body) > MAX_BODY_BYTES:
-        raise _Refused(error(413, "TOO_LARGE", "The request body is too large."))
-    if not request.body.strip():
+    too_large = _Refused(error(413, "TOO_LARGE", "The request body is too large."))
+    if (parse_int(request.META.get("CONTENT_LENGTH")) or 0) > MAX_BODY_BYTES:
+        raise too_large
+    try:
+        raw = request.body
+    except RawPostDataException:  # a multipart body already parsed by the CSRF check
+        raise _Refused(error(400, "BAD_JSON", "Send the body as JSON.")) from None
+    except RequestDataTooBig:
+        raise too_large from None
+    if len(raw) > MAX_BODY_BYTES:
+        raise too_large
+    if not raw.strip():
         return {}
     try:
-        data = json.loads(request.body)
+        data = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
         raise _Refused(error(400, "BAD_JSON", f"The body is not valid JSON: {exc}.")) from None
     if not isinstance(data, dict):

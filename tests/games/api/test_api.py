@@ -204,3 +204,21 @@ def test_finished_match_outcome(api, player, player2, django_capture_on_commit_c
     assert body["outcome"]["winners"] == [0]
     assert_error(post(api, reverse("games:api-order-submit", args=[match.pk]),
                       {"order": {"guess": 5}}), 409, "MATCH_OVER")
+
+
+def test_session_multipart_body_is_a_json_error_not_a_500(player, running_match):
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(player)
+    browser.get(reverse("games:lobby"))
+    token = browser.cookies["csrftoken"].value
+    # multipart form data with a valid CSRF field: the check parses it, the body is gone
+    resp = browser.post(reverse("games:api-order-submit", args=[running_match.pk]),
+                        {"order": '{"guess": 5}', "csrfmiddlewaretoken": token})
+    assert_error(resp, 400, "BAD_JSON")
+    assert not Order.objects.exists()
+
+
+def test_form_encoded_body_with_a_token_is_bad_json(api, running_match):
+    resp = api.post(reverse("games:api-order-submit", args=[running_match.pk]),
+                    "order=5", content_type="application/x-www-form-urlencoded")
+    assert_error(resp, 400, "BAD_JSON")
