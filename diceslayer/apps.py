@@ -15,6 +15,8 @@ class DiceslayerConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from django.urls import reverse_lazy
+
         from games.registry import register
 
         from diceslayer import engine
@@ -24,4 +26,4 @@ class DiceslayerConfig(AppConfig):
         register(engine, board_template="diceslayer/generic_board.html",
                  order_form_template="diceslayer/generic_order_form.html",
                  order_from_post=order_from_post, default_schedule=default_schedule,
-                 url_namespace="diceslayer")
+                 url_namespace="diceslayer", home_url=reverse_lazy("diceslayer:home"))

@@ -233,3 +233,8 @@ def test_a_solo_game_sends_no_match_started_mail(alice, django_capture_on_commit
         match = services.solo_start(user=alice)
     assert not Notification.objects.filter(match=match).exists()
     assert mail.outbox == []
+
+
+def test_the_new_match_page_links_to_the_dice_slayer_page(alice_client):
+    html = alice_client.get(reverse("games:match-create")).content.decode()
+    assert f'href="{reverse("diceslayer:home")}"' in html
