@@ -122,7 +122,8 @@ def outcome(state: State) -> Outcome | None:
 
 
 def dump(state: State) -> dict[str, Any]:
-    return copy_json(state.raw)
+    raw: dict[str, Any] = copy_json(state.raw)
+    return raw
 
 
 def load(raw: Mapping[str, Any]) -> State:

@@ -45,7 +45,7 @@ def _friendly(view: JSON, s: int) -> bool:
         return True
     mine = view["seats"][me]["identity"]
     ident = view["seats"][s]["identity"]
-    return (mine == "loyalist" and ident == "lord") or (mine == "lord" and ident == "loyalist") \
+    return bool(mine == "loyalist" and ident == "lord") or (mine == "lord" and ident == "loyalist") \
         or (mine == "rebel" and ident == "rebel")
 
 

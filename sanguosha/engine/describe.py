@@ -41,7 +41,7 @@ class _Say:
             return ""
         i = 1 if self.zh else 0
         if cid in CARD_TYPES:
-            return CARD_TYPES[cid][i]
+            return str(CARD_TYPES[cid][i])
         if cid in SKILL_NAMES:
             return SKILL_NAMES[cid][i]
         if cid in CHARACTERS:

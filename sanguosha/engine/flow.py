@@ -138,7 +138,7 @@ def h_trigger(ctx: Ctx, f: JSON) -> None:
 def heal(ctx: Ctx, s: int, n: int, source: int | None = None) -> int:
     p = ctx.seat(s)
     new = min(p["max_hp"], p["hp"] + n)
-    gained = new - p["hp"]
+    gained: int = new - p["hp"]
     if gained > 0:
         p["hp"] = new
         ctx.emit("heal", {"seat": s, "amount": gained, "hp": new, "source": source})

@@ -31,7 +31,7 @@ def desc(cards: list[int], name: str, user: int | None, skill: str | None = None
 
 
 def own_turn(ctx: Ctx, s: int) -> bool:
-    return ctx.st["current"] == s
+    return bool(ctx.st["current"] == s)
 
 
 def sources(ctx: Ctx, s: int, name: str) -> list[JSON]:
@@ -104,7 +104,7 @@ def use_targets(ctx: Ctx, s: int, name: str, cards: list[int], *, rouse: bool = 
         ts = kill_targets(ctx, s, gone)
         whole = (not rouse and bool(p["hand"]) and set(cards) == set(p["hand"])
                  and len(cards) == len(p["hand"]))
-        mx = 3 if whole and ctx.weapon_active(s, "halberd") and "halberd" not in gone else 1
+        mx = 3 if whole and ctx.weapon_active(s, "halberd") and ctx.equip(s, "weapon") not in gone else 1
         return {"targets": ts, "min": 1, "max": mx} if ts else None
     if name == "peach":
         return {"targets": [], "min": 0, "max": 0} if p["hp"] < p["max_hp"] else None

@@ -38,7 +38,8 @@ def _ints(order: Mapping[str, Any], key: str, *, required: bool = True) -> list[
 
 def _targets(order: Mapping[str, Any], opt: JSON, what: str = "targets") -> list[int]:
     ts = _ints(order, "targets", required=False)
-    lo, hi = opt.get("min", opt.get("min_targets", 0)), opt.get("max", opt.get("max_targets", 0))
+    lo: int = opt["min"] if "min" in opt else opt.get("min_targets", 0)
+    hi: int = opt["max"] if "max" in opt else opt.get("max_targets", 0)
     bad = [t for t in ts if t not in opt.get("targets", [])]
     if bad:
         raise E.IllegalOrder(f"Seat {bad[0]} is not a legal target here.", field="targets")

@@ -71,7 +71,8 @@ class Ctx:
         return len(self.st["seats"])
 
     def seat(self, s: int) -> JSON:
-        return self.st["seats"][s]
+        seat: JSON = self.st["seats"][s]
+        return seat
 
     def alive(self, s: int) -> bool:
         return bool(self.st["seats"][s]["alive"])
@@ -118,7 +119,8 @@ class Ctx:
     # -- stack --------------------------------------------------------------------------
     @property
     def stack(self) -> list[JSON]:
-        return self.st["stack"]
+        stack: list[JSON] = self.st["stack"]
+        return stack
 
     def push(self, frame: JSON) -> JSON:
         self.st["stack"].append(frame)
@@ -220,7 +222,7 @@ class Ctx:
             return []
         if not self.ensure_draw(k):
             return []
-        cards = self.st["draw"][:k]
+        cards: list[int] = self.st["draw"][:k]
         for c in cards:
             self.move(c, "hand", s)
         self.emit("draw", {"seat": s, "count": k, "why": why})
@@ -239,7 +241,8 @@ class Ctx:
 
     # -- cards of a seat ----------------------------------------------------------------
     def equip(self, s: int, slot: str) -> int | None:
-        return self.seat(s)["equip"][slot]
+        card: int | None = self.seat(s)["equip"][slot]
+        return card
 
     def equip_id(self, s: int, slot: str) -> str | None:
         c = self.seat(s)["equip"][slot]

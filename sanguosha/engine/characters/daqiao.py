@@ -3,16 +3,21 @@ aimed at her to another player within her attack range)."""
 
 from __future__ import annotations
 
+from typing import Any, Sequence
+
 from sanguosha.engine.data import CARDS
 from sanguosha.engine.flow import discard_cards, handler
 from sanguosha.engine.options import empty_city
 from sanguosha.engine.skills import Conversion, Trigger, conversion, trigger
+from sanguosha.engine.state import Ctx
+
+JSON = dict[str, Any]
 
 GUOSE = conversion(Conversion("guose", "indulgence", ("hand", "equip"),
                               lambda c: CARDS[c].suit == "diamond"))
 
 
-def _by_card(ctx, s, user, taken=()):
+def _by_card(ctx: Ctx, s: int, user: int, taken: Sequence[int] = ()) -> JSON:
     out = {}
     for c in list(ctx.seat(s)["hand"]) + ctx.equipped(s):
         gone = frozenset([c]) if c in ctx.equipped(s) else frozenset()
@@ -24,16 +29,17 @@ def _by_card(ctx, s, user, taken=()):
     return out
 
 
-def _taken(ctx, data):
+def _taken(ctx: Ctx, data: JSON) -> list[int]:
     """Players the Kill already targets (a player cannot be targeted twice)."""
-    return ctx.stack[ctx.stack[data["frame"]]["use"]]["targets"]
+    targets: list[int] = ctx.stack[ctx.stack[data["frame"]]["use"]]["targets"]
+    return targets
 
 
-def _can(ctx, s, data):
+def _can(ctx: Ctx, s: int, data: JSON) -> bool:
     return bool(_by_card(ctx, s, data["user"], _taken(ctx, data)))
 
 
-def _apply(ctx, s, data, order):
+def _apply(ctx: Ctx, s: int, data: JSON, order: JSON) -> None:
     by = _by_card(ctx, s, data["user"], _taken(ctx, data))
     targets = sorted({t for ts in by.values() for t in ts})
     ctx.push({"t": "sk_liuli", "seat": s, "frame": data["frame"], "step": "ask"})
@@ -42,7 +48,7 @@ def _apply(ctx, s, data, order):
 
 
 @handler("sk_liuli")
-def h_liuli(ctx, f):
+def h_liuli(ctx: Ctx, f: JSON) -> None:
     ctx.ret(f)
     paid = f.get("paid")
     if paid:

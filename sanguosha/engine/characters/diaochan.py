@@ -3,12 +3,17 @@ the Moon (draw 1 at the start of End)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from sanguosha.engine.flow import begin_use, discard_cards
 from sanguosha.engine.options import desc, empty_city
 from sanguosha.engine.skills import Active, Trigger, active, trigger
+from sanguosha.engine.state import Ctx
+
+JSON = dict[str, Any]
 
 
-def _option(ctx, s):
+def _option(ctx: Ctx, s: int) -> JSON | None:
     if ctx.st["tc"]["used"].get("lijian"):
         return None
     cards = list(ctx.seat(s)["hand"]) + ctx.equipped(s)
@@ -22,21 +27,21 @@ def _option(ctx, s):
             "max_targets": 2, "ordered": True, "first": first}
 
 
-def _check(ctx, s, order):
+def _check(ctx: Ctx, s: int, order: JSON) -> str | None:
     a, b = order["targets"]
     if empty_city(ctx, a):
         return "Sow Discord: the first player must be a legal Duel target (Empty City)."
     return None
 
 
-def _start(ctx, s, order):
+def _start(ctx: Ctx, s: int, order: JSON) -> None:
     a, b = order["targets"]
     ctx.emit("skill", {"seat": s, "skill": "lijian", "targets": [a, b]})
     discard_cards(ctx, s, list(order["cards"]), "lijian")
     begin_use(ctx, b, desc([], "duel", b, "lijian"), [a], extra={"no_negate": True})
 
 
-def _biyue(ctx, s, data, order):
+def _biyue(ctx: Ctx, s: int, data: JSON, order: JSON) -> None:
     ctx.draw(s, 1, "biyue")
 
 

@@ -3,32 +3,37 @@ damage, look at the top 2 cards and give them away)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from sanguosha.engine.flow import handler, open_ask
 from sanguosha.engine.skills import Trigger, trigger
+from sanguosha.engine.state import Ctx
+
+JSON = dict[str, Any]
 
 
-def _tiandu_can(ctx, s, data):
+def _tiandu_can(ctx: Ctx, s: int, data: JSON) -> bool:
     return data.get("card") in ctx.st["proc"]
 
 
-def _tiandu(ctx, s, data, order):
+def _tiandu(ctx: Ctx, s: int, data: JSON, order: JSON) -> None:
     ctx.move(data["card"], "hand", s)
     ctx.emit("take", {"from": None, "to": s, "count": 1, "cards": [data["card"]], "why": "tiandu"})
 
 
-def _yiji(ctx, s, data, order):
+def _yiji(ctx: Ctx, s: int, data: JSON, order: JSON) -> None:
     ctx.push({"t": "sk_yiji", "seat": s, "left": data.get("amount", 1)})
 
 
 @handler("sk_yiji")
-def h_yiji(ctx, f):
+def h_yiji(ctx: Ctx, f: JSON) -> None:
     s = f["seat"]
     if "ans" in f:
         o = f.pop("ans")[str(s)]
         cards = f.pop("cards")
         if not o.get("no"):
             give = {str(c): s for c in cards} if o.get("keep") else o["give"]
-            per: dict = {}
+            per: dict[int, list[int]] = {}
             for c in cards:
                 to = int(give[str(c)])
                 ctx.move(c, "hand", to)

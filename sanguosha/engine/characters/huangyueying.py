@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sanguosha.engine.skills import Trigger, trigger
+from sanguosha.engine.state import Ctx
+
+JSON = dict[str, Any]
 
 COMPULSORY = ("qicai",)
 
 
-def _apply(ctx, s, data, order):
+def _apply(ctx: Ctx, s: int, data: JSON, order: JSON) -> None:
     ctx.draw(s, 1, "jizhi")
 
 

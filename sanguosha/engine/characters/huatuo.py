@@ -3,13 +3,18 @@ card as a Peach outside his turn)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from sanguosha.engine.flow import discard_cards, heal
 from sanguosha.engine.skills import Active, Conversion, active, conversion, red
+from sanguosha.engine.state import Ctx
+
+JSON = dict[str, Any]
 
 JIJIU = conversion(Conversion("jijiu", "peach", ("hand", "equip"), red, outside_own_turn=True))
 
 
-def _option(ctx, s):
+def _option(ctx: Ctx, s: int) -> JSON | None:
     if ctx.st["tc"]["used"].get("qingnang") or not ctx.seat(s)["hand"]:
         return None
     ts = [t for t in ctx.living() if ctx.seat(t)["hp"] < ctx.seat(t)["max_hp"]]
@@ -19,7 +24,7 @@ def _option(ctx, s):
             "min_targets": 1, "max_targets": 1}
 
 
-def _start(ctx, s, order):
+def _start(ctx: Ctx, s: int, order: JSON) -> None:
     ctx.emit("skill", {"seat": s, "skill": "qingnang", "targets": order["targets"]})
     discard_cards(ctx, s, list(order["cards"]), "qingnang")
     heal(ctx, order["targets"][0], 1, s)

@@ -3,12 +3,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sanguosha.engine.flow import begin_use, handler, heal
 from sanguosha.engine.options import can_kill_more, kill_targets
 from sanguosha.engine.skills import Active, active
+from sanguosha.engine.state import Ctx
+
+JSON = dict[str, Any]
 
 
-def _rende_option(ctx, s):
+def _rende_option(ctx: Ctx, s: int) -> JSON | None:
     hand = ctx.seat(s)["hand"]
     others = [t for t in ctx.living() if t != s]
     if not hand or not others:
@@ -17,7 +22,7 @@ def _rende_option(ctx, s):
             "min_targets": 1, "max_targets": 1}
 
 
-def _rende(ctx, s, order):
+def _rende(ctx: Ctx, s: int, order: JSON) -> None:
     t = order["targets"][0]
     cards = list(order["cards"])
     for c in cards:
@@ -31,7 +36,7 @@ def _rende(ctx, s, order):
         heal(ctx, s, 1, s)
 
 
-def _jijiang_option(ctx, s):
+def _jijiang_option(ctx: Ctx, s: int) -> JSON | None:
     tc = ctx.st["tc"]
     if tc.get("jijiang_locked") or not can_kill_more(ctx, s, []):
         return None
@@ -44,7 +49,7 @@ def _jijiang_option(ctx, s):
             "max_targets": 1}
 
 
-def _jijiang(ctx, s, order):
+def _jijiang(ctx: Ctx, s: int, order: JSON) -> None:
     helpers = [o for o in ctx.action_order(ctx.st["current"]) if o != s and ctx.kingdom(o) == "shu"]
     ctx.emit("skill", {"seat": s, "skill": "jijiang", "targets": order["targets"]})
     ctx.push({"t": "sk_jijiang", "seat": s, "targets": order["targets"], "step": "ask"})
@@ -53,7 +58,7 @@ def _jijiang(ctx, s, order):
 
 
 @handler("sk_jijiang")
-def h_jijiang(ctx, f):
+def h_jijiang(ctx: Ctx, f: JSON) -> None:
     s = f["seat"]
     got = f.get("got")
     ctx.ret(f)

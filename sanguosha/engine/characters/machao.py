@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sanguosha.engine.flow import handler
 from sanguosha.engine.skills import Trigger, trigger
+from sanguosha.engine.state import Ctx
+
+JSON = dict[str, Any]
 
 COMPULSORY = ("mashu",)
 
 
-def _apply(ctx, s, data, order):
+def _apply(ctx: Ctx, s: int, data: JSON, order: JSON) -> None:
     ctx.push({"t": "sk_tieqi", "seat": s, "target": data["target"], "use": data["use"],
               "step": "judge"})
 
 
 @handler("sk_tieqi")
-def h_tieqi(ctx, f):
+def h_tieqi(ctx: Ctx, f: JSON) -> None:
     if f["step"] == "judge":
         f["step"] = "after"
         ctx.push({"t": "judge", "player": f["seat"], "reason": "tieqi", "step": "reveal",

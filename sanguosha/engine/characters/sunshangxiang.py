@@ -3,15 +3,20 @@ cards: a wounded man heals 1, then she heals 1)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from sanguosha.engine.flow import discard_cards, heal
 from sanguosha.engine.skills import Active, Trigger, active, trigger
+from sanguosha.engine.state import Ctx
+
+JSON = dict[str, Any]
 
 
-def _xiaoji(ctx, s, data, order):
+def _xiaoji(ctx: Ctx, s: int, data: JSON, order: JSON) -> None:
     ctx.draw(s, 2, "xiaoji")
 
 
-def _option(ctx, s):
+def _option(ctx: Ctx, s: int) -> JSON | None:
     if ctx.st["tc"]["used"].get("jieyin") or len(ctx.seat(s)["hand"]) < 2:
         return None
     ts = [t for t in ctx.living() if t != s and ctx.gender(t) == "M"
@@ -22,7 +27,7 @@ def _option(ctx, s):
             "min_targets": 1, "max_targets": 1}
 
 
-def _start(ctx, s, order):
+def _start(ctx: Ctx, s: int, order: JSON) -> None:
     ctx.emit("skill", {"seat": s, "skill": "jieyin", "targets": order["targets"]})
     discard_cards(ctx, s, list(order["cards"]), "jieyin")
     heal(ctx, order["targets"][0], 1, s)

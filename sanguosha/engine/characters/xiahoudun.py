@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sanguosha.engine.flow import discard_cards, handler, push_damage
 from sanguosha.engine.skills import Trigger, trigger
+from sanguosha.engine.state import Ctx
+
+JSON = dict[str, Any]
 
 
-def _can(ctx, s, data):
+def _can(ctx: Ctx, s: int, data: JSON) -> bool:
     src = data.get("source")
     return src is not None and ctx.alive(src)
 
 
-def _apply(ctx, s, data, order):
+def _apply(ctx: Ctx, s: int, data: JSON, order: JSON) -> None:
     ctx.push({"t": "sk_ganglie", "seat": s, "src": data["source"], "step": "judge"})
 
 
 @handler("sk_ganglie")
-def h_ganglie(ctx, f):
+def h_ganglie(ctx: Ctx, f: JSON) -> None:
     s, src = f["seat"], f["src"]
     if f["step"] == "judge":
         f["step"] = "result"

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sanguosha.engine.skills import Trigger, trigger
+from sanguosha.engine.state import Ctx
+
+JSON = dict[str, Any]
 
 
-def _apply(ctx, s, data, order):
+def _apply(ctx: Ctx, s: int, data: JSON, order: JSON) -> None:
     ctx.stack[data["frame"]]["n"] -= 1
     ctx.st["tc"]["luoyi"] = True
 

@@ -3,16 +3,21 @@ hand cards blind; wrong suit: 1 damage)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from sanguosha.engine.data import CARDS, SUITS
 from sanguosha.engine.flow import handler, open_ask, push_damage
 from sanguosha.engine.skills import Active, Trigger, active, trigger
+from sanguosha.engine.state import Ctx
+
+JSON = dict[str, Any]
 
 
-def _yingzi(ctx, s, data, order):
+def _yingzi(ctx: Ctx, s: int, data: JSON, order: JSON) -> None:
     ctx.stack[data["frame"]]["n"] += 1
 
 
-def _option(ctx, s):
+def _option(ctx: Ctx, s: int) -> JSON | None:
     if ctx.st["tc"]["used"].get("fanjian") or not ctx.seat(s)["hand"]:
         return None
     others = [t for t in ctx.living() if t != s]
@@ -20,13 +25,13 @@ def _option(ctx, s):
             "max_targets": 1} if others else None
 
 
-def _start(ctx, s, order):
+def _start(ctx: Ctx, s: int, order: JSON) -> None:
     ctx.emit("skill", {"seat": s, "skill": "fanjian", "targets": order["targets"]})
     ctx.push({"t": "sk_fanjian", "seat": s, "target": order["targets"][0], "step": "suit"})
 
 
 @handler("sk_fanjian")
-def h_fanjian(ctx, f):
+def h_fanjian(ctx: Ctx, f: JSON) -> None:
     s, t = f["seat"], f["target"]
     if f["step"] == "suit":
         if "ans" in f:

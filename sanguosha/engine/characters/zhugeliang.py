@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sanguosha.engine.flow import handler, open_ask
 from sanguosha.engine.skills import Trigger, trigger
+from sanguosha.engine.state import Ctx
+
+JSON = dict[str, Any]
 
 COMPULSORY = ("kongcheng",)
 
 
-def _apply(ctx, s, data, order):
+def _apply(ctx: Ctx, s: int, data: JSON, order: JSON) -> None:
     ctx.push({"t": "sk_guanxing", "seat": s})
 
 
 @handler("sk_guanxing")
-def h_guanxing(ctx, f):
+def h_guanxing(ctx: Ctx, f: JSON) -> None:
     s = f["seat"]
     if "ans" in f:
         o = f.pop("ans")[str(s)]
