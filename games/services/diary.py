@@ -11,9 +11,9 @@ from games.models import DiaryEntry, Match, Phase
 from games.rules import Event
 
 
-def diary_append(*, match: Match, phase: Phase | None, events: Iterable[Event]) -> list[DiaryEntry]:
-    """Write ``events`` after the match's last diary row; bumps ``match.diary_seq`` in memory
-    (the caller holds the match lock and saves the match)."""
+def diary_rows(*, match: Match, phase: Phase | None, events: Iterable[Event]) -> list[DiaryEntry]:
+    """Unsaved rows for ``events`` after the match's last one; bumps ``match.diary_seq`` in
+    memory (the caller holds the match lock, saves the rows and the match)."""
     rows = []
     for event in events:
         match.diary_seq += 1
@@ -23,4 +23,10 @@ def diary_append(*, match: Match, phase: Phase | None, events: Iterable[Event]) 
             kind=event.kind, payload=dict(event.data),
             is_public=event.visible_to is None,
             audience=DiaryEntry.audience_for(event.visible_to)))
+    return rows
+
+
+def diary_append(*, match: Match, phase: Phase | None, events: Iterable[Event]) -> list[DiaryEntry]:
+    """:func:`diary_rows`, inserted."""
+    rows = diary_rows(match=match, phase=phase, events=events)
     return DiaryEntry.objects.bulk_create(rows) if rows else []

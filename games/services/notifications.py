@@ -103,9 +103,10 @@ def _active_seats(match: Match, seats: list[Seat] | None = None) -> list[Seat]:
                                    number__isnull=False).select_related("user__profile"))
 
 
-def notify_new_phase(*, match: Match, closed: Phase | None, opened: Phase | None,
-                     from_seq: int, to_seq: int, seats: list[Seat] | None = None) -> int:
-    """Outbox rows after ``closed`` resolved: a new phase, or the end of the match.
+def new_phase_rows(*, match: Match, closed: Phase | None, opened: Phase | None,
+                   from_seq: int, to_seq: int, seats: list[Seat] | None = None
+                   ) -> list[Notification]:
+    """Unsaved outbox rows after ``closed`` resolved: a new phase, or the end of the match.
 
     ``from_seq``..``to_seq`` (inclusive) are the diary rows that close wrote; each reader's
     email shows only those its seat may read.
@@ -120,9 +121,9 @@ def notify_new_phase(*, match: Match, closed: Phase | None, opened: Phase | None
             if wants(seat.user, K.MATCH_FINISHED):
                 rows.append(Notification(recipient=seat.user, kind=K.MATCH_FINISHED, match=match,
                                          phase=closed, payload=payload))
-        return len(notifications_create_bulk(rows))
+        return rows
     if opened.deadline_at is None:
-        return 0  # solo steps without a deadline: no email per step
+        return rows  # solo steps without a deadline: no email per step
     awaited = set(opened.awaited)
     seated = {s.number for s in seats}
     partial = bool(awaited) and awaited < seated
@@ -131,7 +132,15 @@ def notify_new_phase(*, match: Match, closed: Phase | None, opened: Phase | None
         if wants(seat.user, kind):
             rows.append(Notification(recipient=seat.user, kind=kind, match=match, phase=opened,
                                      payload={**payload, "seat": seat.number}))
-    return len(notifications_create_bulk(rows))
+    return rows
+
+
+def notify_new_phase(*, match: Match, closed: Phase | None, opened: Phase | None,
+                     from_seq: int, to_seq: int, seats: list[Seat] | None = None) -> int:
+    """Create (and queue on commit) the rows of :func:`new_phase_rows`."""
+    return len(notifications_create_bulk(new_phase_rows(
+        match=match, closed=closed, opened=opened, from_seq=from_seq, to_seq=to_seq,
+        seats=seats)))
 
 
 def notify_match_started(*, match: Match, phase: Phase | None) -> int:
@@ -145,6 +154,10 @@ def notify_director(*, match: Match | None, phase: Phase | None, subject: str,
                     message: str) -> int:
     """Alert every staff user (the director) by email; also logs at ERROR for ADMINS."""
     log.error("director alert: %s — %s", subject, message)
+    if settings.ADMINS:  # the ADMINS of the settings hear it too, after commit
+        from django.core.mail import mail_admins
+
+        transaction.on_commit(lambda: mail_admins(subject, message, fail_silently=True))
     staff = get_user_model().objects.filter(is_staff=True, is_active=True).exclude(email="")
     rows = [Notification(recipient=user, kind=K.DIRECTOR, match=match, phase=phase,
                          payload={"subject": subject, "message": message})
@@ -204,13 +217,11 @@ def notifications_pending(*, now: datetime | None = None, older_than_seconds: in
 
 # --- reminders ("nags") and digests ------------------------------------------------------
 
-def seat_nags_schedule(*, phase: Phase, seats: list[Seat] | None = None) -> None:
-    """Set ``Seat.next_nag_at`` for the awaited seats of ``phase`` (deadline − lead).
-    ``seats`` (the match's seats with user and profile) saves the query when at hand."""
+def nag_times(phase: Phase, seats: list[Seat]) -> list[Seat]:
+    """Set ``next_nag_at`` (deadline − the reader's lead) in memory on the awaited seats of
+    ``seats`` (the match's seats with user and profile); returns those that changed."""
     awaited = set(phase.awaited)
-    if seats is None:
-        seats = list(Seat.objects.filter(match_id=phase.match_id, number__in=list(awaited))
-                     .select_related("user__profile"))
+    changed = []
     for seat in seats:
         if (seat.number not in awaited or seat.removed_at is not None or seat.is_bot
                 or seat.user_id is None):
@@ -219,7 +230,20 @@ def seat_nags_schedule(*, phase: Phase, seats: list[Seat] | None = None) -> None
         when = (phase.deadline_at - timedelta(hours=lead)
                 if phase.deadline_at is not None and lead > 0 else None)
         if seat.next_nag_at != when:
-            Seat.objects.filter(pk=seat.pk).update(next_nag_at=when)
+            seat.next_nag_at = when
+            changed.append(seat)
+    return changed
+
+
+def seat_nags_schedule(*, phase: Phase, seats: list[Seat] | None = None) -> None:
+    """Set ``Seat.next_nag_at`` for the awaited seats of ``phase`` (deadline − lead).
+    ``seats`` (the match's seats with user and profile) saves the query when at hand."""
+    if seats is None:
+        seats = list(Seat.objects.filter(match_id=phase.match_id, number__in=list(phase.awaited))
+                     .select_related("user__profile"))
+    changed = nag_times(phase, seats)
+    if changed:
+        Seat.objects.bulk_update(changed, ["next_nag_at"])
 
 
 def seats_send_nags(*, now: datetime | None = None) -> int:

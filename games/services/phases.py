@@ -12,6 +12,8 @@ from __future__ import annotations
 import logging
 import traceback
 import uuid
+from collections import defaultdict
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -22,12 +24,12 @@ from django.utils.timezone import now as timezone_now
 from games.exceptions import ApplicationError
 from games.lib.oncommit import deferred, enqueue_on_commit
 from games.lib.seeds import phase_seed
-from games.models import (CheckIn, DirectorAction, Match, Order, Phase, Seat, Snapshot,
-                          SweepHeartbeat)
+from games.models import (CheckIn, DiaryEntry, DirectorAction, Match, Order, Phase, Seat,
+                          Snapshot, SweepHeartbeat)
 from games.registry import get_rules
 from games.rules import RulesError
 from games.services import notifications
-from games.services.diary import diary_append
+from games.services.diary import diary_rows
 from games.services.schedule import deadline_for
 
 log = logging.getLogger(__name__)
@@ -41,7 +43,39 @@ class PhaseCloseFailed(Exception):
     """The engine (or the database) failed while closing; the failure was recorded."""
 
 
+
+
 # --- opening ----------------------------------------------------------------------------
+
+def _build_phase(*, match: Match, engine, state, now: datetime, number: int) -> Phase | None:
+    """The unsaved next Phase row for ``state`` (None when the engine says it is over)."""
+    spec = engine.current_phase(state)
+    if spec is None:
+        return None
+    return Phase(
+        match=match, number=number, kind=spec.kind, turn=spec.turn,
+        seed=phase_seed(match.seed, number), opens_at=now,
+        deadline_at=deadline_for(schedule=match.schedule, timezone_name=match.timezone,
+                                 kind=spec.kind, timing=spec.timing, now=now),
+        awaited=sorted(spec.awaited), close_when_all_checked_in=spec.close_when_all_checked_in,
+        checkin_final=spec.checkin_final, default_text=(spec.default_text or "")[:300])
+
+
+def _opened(phases: list[Phase], seats_by_match: dict[int, list[Seat]]) -> None:
+    """After saving new phases: schedule the reminders, and queue the close of a phase
+    whose awaited seats all count as checked in already (dead, bots, removed)."""
+    from games.services.seats import phase_all_checked_in
+
+    changed: list[Seat] = []
+    for phase in phases:
+        seats = seats_by_match.get(phase.match_id, [])
+        changed += notifications.nag_times(phase, seats)
+        if phase.close_when_all_checked_in and phase_all_checked_in(phase, seats=seats,
+                                                                     fresh=True):
+            enqueue_on_commit("phase_close", phase.pk)
+    if changed:
+        Seat.objects.bulk_update(changed, ["next_nag_at"])
+
 
 def phase_open(*, match: Match, now: datetime, number: int | None = None,
                seats: list[Seat] | None = None) -> Phase | None:
@@ -53,26 +87,16 @@ def phase_open(*, match: Match, now: datetime, number: int | None = None,
     (dead, bots, removed) and that closes early is closed right after commit.
     """
     engine = get_rules(match.game)
-    spec = engine.current_phase(engine.load(match.state))
-    if spec is None:
-        return None
     if number is None:
         number = (Phase.objects.filter(match=match).aggregate(n=Max("number"))["n"] or 0) + 1
+    phase = _build_phase(match=match, engine=engine, state=engine.load(match.state), now=now,
+                         number=number)
+    if phase is None:
+        return None
+    phase.save()
     if seats is None:
         seats = list(Seat.objects.filter(match=match).select_related("user__profile"))
-    phase = Phase.objects.create(
-        match=match, number=number, kind=spec.kind, turn=spec.turn,
-        seed=phase_seed(match.seed, number), opens_at=now,
-        deadline_at=deadline_for(schedule=match.schedule, timezone_name=match.timezone,
-                                 kind=spec.kind, timing=spec.timing, now=now),
-        awaited=sorted(spec.awaited), close_when_all_checked_in=spec.close_when_all_checked_in,
-        checkin_final=spec.checkin_final, default_text=(spec.default_text or "")[:300])
-    notifications.seat_nags_schedule(phase=phase, seats=seats)
-    if phase.close_when_all_checked_in:
-        from games.services.seats import phase_all_checked_in
-
-        if phase_all_checked_in(phase, seats=seats, fresh=True):
-            enqueue_on_commit("phase_close", phase.pk)
+    _opened([phase], {match.pk: seats})
     return phase
 
 
@@ -83,29 +107,47 @@ def phase_current(match: Match) -> Phase | None:
 
 # --- closing ----------------------------------------------------------------------------
 
-def _is_ready(phase: Phase, now: datetime) -> bool:
+def _is_ready(phase: Phase, now: datetime, seats: list[Seat]) -> bool:
     """Due (deadline passed) or complete (every awaited seat checked in, early close)."""
     if phase.deadline_at is not None and phase.deadline_at <= now:
         return True
     if phase.close_when_all_checked_in:
         from games.services.seats import phase_all_checked_in
 
-        return phase_all_checked_in(phase)
+        return phase_all_checked_in(phase, seats=seats)
     return False
 
 
-def _fill_absent(*, match: Match, phase: Phase, engine, state, seat_rows: list[Seat]):
-    """Submit default (or bot) orders for awaited seats that did nothing; returns
-    (state, events)."""
-    seats = {s.number: s for s in seat_rows if s.number is not None}
-    # one round trip: seats that ordered or checked in
-    acted = set(Order.objects.filter(phase=phase).values_list("seat__number", flat=True).union(
-        CheckIn.objects.filter(phase=phase).values_list("seat__number", flat=True)))
+@dataclass
+class _Closing:
+    """Everything one close writes, built in memory before anything is written."""
+
+    match: Match
+    phase: Phase
+    seats: list[Seat]
+    orders: list[Order] = field(default_factory=list)
+    diary: list[DiaryEntry] = field(default_factory=list)
+    snapshot: Snapshot | None = None
+    next_phase: Phase | None = None
+    from_seq: int = 0
+    to_seq: int = 0
+
+
+def _resolve_one(*, match: Match, phase: Phase, seats: list[Seat], acted: set[int],
+                 now: datetime) -> _Closing:
+    """Steps 3–5 of the close, in memory only: defaults for the absent, resolve, the diary,
+    the snapshot, the match's new state, the next phase. Raises whatever the engine raises
+    (nothing has been written then)."""
+    engine = get_rules(match.game)
+    state = engine.load(match.state)
+    closing = _Closing(match=match, phase=phase, seats=seats)
+    by_number = {s.number: s for s in seats if s.number is not None}
     events = []
-    new_orders = []
+    # 1. awaited seats that did nothing: the engine's default orders (or the bot's)
     for number in phase.awaited:
-        seat = seats.get(number)
-        present = number in acted and seat is not None and seat.removed_at is None and not seat.is_bot
+        seat = by_number.get(number)
+        present = (number in acted and seat is not None and seat.removed_at is None
+                   and not seat.is_bot)
         if present:
             continue
         use_bot = match.bots_enabled or (seat is not None and (seat.is_bot or seat.removed_at))
@@ -122,54 +164,56 @@ def _fill_absent(*, match: Match, phase: Phase, engine, state, seat_rows: list[S
             state = result.state
             events.extend(result.events)
             if seat is not None:
-                new_orders.append(Order(phase=phase, seat=seat, payload=dict(order),
-                                        is_default=True))
-    Order.objects.bulk_create(new_orders)
-    return state, events
-
-
-def _close_locked(*, match: Match, phase: Phase, now: datetime) -> Phase | None:
-    """Steps 3–5 of the close, under both locks. Returns the next phase (None: finished)."""
-    engine = get_rules(match.game)
-    state = engine.load(match.state)
-    seat_rows = list(Seat.objects.filter(match=match).select_related("user__profile"))
-    # 1. absent awaited seats: the engine's default orders (or the bot's)
-    state, default_events = _fill_absent(match=match, phase=phase, engine=engine, state=state,
-                                         seat_rows=seat_rows)
-    # 2. resolve with the phase seed (pure; may raise: the whole transaction rolls back)
+                closing.orders.append(Order(phase=phase, seat=seat, payload=dict(order),
+                                            is_default=True))
+    # 2. resolve with the phase seed (pure)
     resolution = engine.resolve(state, phase.seed)
     new_state = resolution.state
-    # 3. diary, snapshot, the phase closed, the match's new state
-    from_seq = match.diary_seq + 1
-    diary_append(match=match, phase=phase, events=[*default_events, *resolution.events])
-    to_seq = match.diary_seq
+    # 3. diary rows (seq from Match.diary_seq), snapshot, the match's new state
+    closing.from_seq = match.diary_seq + 1
+    closing.diary = diary_rows(match=match, phase=phase, events=[*events, *resolution.events])
+    closing.to_seq = match.diary_seq
     dumped = engine.dump(new_state)
-    Snapshot.objects.create(match=match, phase=phase, state=dumped)
+    closing.snapshot = Snapshot(match=match, phase=phase, state=dumped)
     phase.closed_at = now
-    phase.save(update_fields=["closed_at"])
     match.state = dumped
     match.version += 1
-    if any(s.next_nag_at is not None for s in seat_rows):
-        Seat.objects.filter(match=match, next_nag_at__isnull=False).update(next_nag_at=None)
-        for seat in seat_rows:
-            seat.next_nag_at = None
     # 4. finished, or the next phase
     outcome = engine.outcome(new_state)
-    next_phase = None
     if outcome is None:
-        next_phase = phase_open(match=match, now=now, number=phase.number + 1, seats=seat_rows)
-    if next_phase is None:
+        closing.next_phase = _build_phase(match=match, engine=engine, state=new_state, now=now,
+                                          number=phase.number + 1)
+    if closing.next_phase is None:
         match.status = Match.Status.FINISHED
         match.finished_at = now
         match.outcome = ({"winners": sorted(outcome.winners), "summary": outcome.summary,
                           "scores": {str(k): v for k, v in dict(outcome.scores).items()}}
                          if outcome is not None else {"winners": [], "summary": ""})
-    match.save(update_fields=["state", "version", "diary_seq", "status", "finished_at",
-                              "outcome"])
-    # 5. outbox rows in this transaction; sending is queued on commit
-    notifications.notify_new_phase(match=match, closed=phase, opened=next_phase,
-                                   from_seq=from_seq, to_seq=to_seq, seats=seat_rows)
-    return next_phase
+    return closing
+
+
+MATCH_CLOSE_FIELDS = ["state", "version", "diary_seq", "status", "finished_at", "outcome"]
+
+
+def _write(closings: list[_Closing], now: datetime) -> None:
+    """Write every close of a batch with a handful of bulk statements (same transaction)."""
+    Order.objects.bulk_create([o for c in closings for o in c.orders])
+    DiaryEntry.objects.bulk_create([d for c in closings for d in c.diary])
+    Snapshot.objects.bulk_create([c.snapshot for c in closings])
+    Phase.objects.filter(pk__in=[c.phase.pk for c in closings]).update(closed_at=now)
+    nagged = [s for c in closings for s in c.seats if s.next_nag_at is not None]
+    if nagged:
+        Seat.objects.filter(pk__in=[s.pk for s in nagged]).update(next_nag_at=None)
+        for seat in nagged:
+            seat.next_nag_at = None
+    opened = Phase.objects.bulk_create([c.next_phase for c in closings if c.next_phase])
+    _opened(opened, {c.match.pk: c.seats for c in closings})
+    Match.objects.bulk_update([c.match for c in closings], MATCH_CLOSE_FIELDS)
+    # outbox rows in this transaction; sending is queued on commit
+    notifications.notifications_create_bulk([
+        row for c in closings for row in notifications.new_phase_rows(
+            match=c.match, closed=c.phase, opened=c.next_phase, from_seq=c.from_seq,
+            to_seq=c.to_seq, seats=c.seats)])
 
 
 def _record_failure(*, phase_id: int, exc: BaseException, now: datetime) -> None:
@@ -205,34 +249,90 @@ def _record_failure(*, phase_id: int, exc: BaseException, now: datetime) -> None
         phase.save(update_fields=fields)
 
 
-def _close(*, phase_id: int, now: datetime, skip_locked: bool, require_ready: bool,
-           force: bool = False) -> bool:
-    try:
-        row = Phase.objects.filter(pk=phase_id).values_list("match_id", "closed_at").first()
-        if row is None or row[1] is not None:
-            return False  # cheap pre-check; the locked re-check below is the real guard
-        match_id = row[0]
-        with transaction.atomic():
-            match = (Match.objects.select_for_update(skip_locked=skip_locked)
-                     .filter(pk=match_id).first())
-            if match is None:
-                return False  # another closer (or a submit) holds it; the sweep comes back
-            phase = Phase.objects.select_for_update().get(pk=phase_id)
+def _close_many(*, phase_ids: list[int], now: datetime, skip_locked: bool,
+                require_ready: bool, force: bool = False
+                ) -> tuple[list[int], list[tuple[int, BaseException]]]:
+    """Close the given phases in ONE transaction; returns (closed ids, engine failures).
+
+    Locks the matches (``skip_locked`` for the sweep: a match another closer or a player
+    holds is left for the next pass), then their phases; re-checks each phase under the
+    lock; resolves each in memory (an engine error leaves that phase out and is returned);
+    writes the rest in bulk. A database error rolls the whole batch back and propagates.
+    """
+    with transaction.atomic():
+        pairs = list(Phase.objects.filter(pk__in=phase_ids, closed_at__isnull=True)
+                     .values_list("pk", "match_id"))
+        if not pairs:
+            return [], []
+        matches = {m.pk: m for m in Match.objects.select_for_update(skip_locked=skip_locked)
+                   .filter(pk__in={m for _, m in pairs}).order_by("pk")}
+        if not matches:
+            return [], []
+        phases = list(Phase.objects.select_for_update()
+                      .filter(pk__in=[p for p, m in pairs if m in matches])
+                      .order_by("deadline_at", "pk"))
+        seats_by_match: dict[int, list[Seat]] = defaultdict(list)
+        for seat in Seat.objects.filter(match_id__in=list(matches)).select_related("user__profile"):
+            seats_by_match[seat.match_id].append(seat)
+        acted: dict[int, set[int]] = defaultdict(set)
+        # one round trip: seats that ordered or checked in, per phase
+        for phase_id, number in Order.objects.filter(phase__in=phases).values_list(
+                "phase_id", "seat__number").union(CheckIn.objects.filter(
+                    phase__in=phases).values_list("phase_id", "seat__number")):
+            acted[phase_id].add(number)
+        closings: list[_Closing] = []
+        failures: list[tuple[int, BaseException]] = []
+        for phase in phases:
+            match = matches[phase.match_id]
+            seats = seats_by_match[match.pk]
             if phase.closed_at is not None:
-                return False
+                continue
+            if match.status in (Match.Status.FINISHED, Match.Status.CANCELLED):
+                continue
             if not force and (phase.quarantined_at is not None
                               or match.status != Match.Status.RUNNING):
-                return False
-            if match.status in (Match.Status.FINISHED, Match.Status.CANCELLED):
-                return False
-            if require_ready and not _is_ready(phase, now):
-                return False
-            _close_locked(match=match, phase=phase, now=now)
-            return True
-    except Exception as exc:
-        log.exception("closing phase %s failed", phase_id)
+                continue
+            if require_ready and not _is_ready(phase, now, seats):
+                continue
+            saved_match = (match.state, match.version, match.diary_seq)
+            try:
+                closings.append(_resolve_one(match=match, phase=phase, seats=seats,
+                                             acted=acted[phase.pk], now=now))
+            except Exception as exc:  # noqa: BLE001 - recorded by the caller, after commit
+                match.state, match.version, match.diary_seq = saved_match
+                phase.closed_at = None
+                failures.append((phase.pk, exc))
+        if closings:
+            _write(closings, now)
+        return [c.phase.pk for c in closings], failures
+
+
+def _close_recording(*, phase_ids: list[int], now: datetime, skip_locked: bool,
+                     require_ready: bool, force: bool = False) -> tuple[list[int], list[int]]:
+    """:func:`_close_many`, then record every failure (retry / quarantine).
+
+    A database error in a batch of several is retried phase by phase, so one bad phase
+    cannot hold back the others. Returns (closed ids, failed ids)."""
+    try:
+        closed, failures = _close_many(phase_ids=phase_ids, now=now, skip_locked=skip_locked,
+                                       require_ready=require_ready, force=force)
+    except Exception as exc:  # noqa: BLE001 - the batch rolled back as a whole
+        if len(phase_ids) > 1:
+            log.warning("batch close of %d phases failed (%r); closing one by one",
+                        len(phase_ids), exc)
+            closed, failed = [], []
+            for phase_id in phase_ids:
+                c, f = _close_recording(phase_ids=[phase_id], now=now, skip_locked=skip_locked,
+                                        require_ready=require_ready, force=force)
+                closed += c
+                failed += f
+            return closed, failed
+        failures = [(phase_ids[0], exc)]
+        closed = []
+    for phase_id, exc in failures:
+        log.error("closing phase %s failed: %r", phase_id, exc, exc_info=exc)
         _record_failure(phase_id=phase_id, exc=exc, now=now)
-        raise PhaseCloseFailed(f"Phase {phase_id} failed to close: {exc!r}") from exc
+    return closed, [phase_id for phase_id, _ in failures]
 
 
 def phase_close(*, phase_id: int, now: datetime | None = None, require_ready: bool = False,
@@ -255,8 +355,13 @@ def phase_close(*, phase_id: int, now: datetime | None = None, require_ready: bo
     is raised.
     """
     now = now or timezone_now()
-    return _close(phase_id=phase_id, now=now, skip_locked=False, require_ready=require_ready,
-                  force=force)
+    closed, failed = _close_recording(phase_ids=[phase_id], now=now, skip_locked=False,
+                                      require_ready=require_ready, force=force)
+    if failed:
+        phase = Phase.objects.filter(pk=phase_id).only("last_error").first()
+        raise PhaseCloseFailed(f"Phase {phase_id} failed to close: "
+                               f"{(phase.last_error if phase else '').strip().splitlines()[-1:]}")
+    return bool(closed)
 
 
 def _due_candidates(now: datetime, limit: int) -> list[int]:
@@ -266,20 +371,14 @@ def _due_candidates(now: datetime, limit: int) -> list[int]:
     ).order_by("deadline_at", "id").values_list("pk", flat=True)[:limit])
 
 
-def _try_close(phase_id: int, now: datetime) -> str:
-    try:
-        closed = _close(phase_id=phase_id, now=now, skip_locked=True, require_ready=True)
-    except PhaseCloseFailed:
-        return "failed"
-    return "closed" if closed else "skipped"
-
-
 def try_close_one_due_phase(*, now: datetime | None = None) -> bool:
     """Close the most overdue phase nobody else is closing; True if one was handled
     (closed, or failed and pushed back), False when nothing due is left for us."""
     now = now or timezone_now()
     for phase_id in _due_candidates(now, settings.SWEEP_BATCH_SIZE):
-        if _try_close(phase_id, now) != "skipped":
+        closed, failed = _close_recording(phase_ids=[phase_id], now=now, skip_locked=True,
+                                          require_ready=True)
+        if closed or failed:
             return True
     return False
 
@@ -314,41 +413,42 @@ def sweep_heartbeat(*, now: datetime) -> timedelta | None:
         return outage
 
 
+
+
 def phases_close_due(*, now: datetime | None = None) -> int:
     """The sweep (beat, every few seconds): dead-man switch, then close every due phase in
-    deadline order, ``SWEEP_BATCH_SIZE`` candidates at a time, skipping phases another
-    sweeper holds (``skip_locked``), until nothing due is left. Returns how many closed."""
+    deadline order, ``SWEEP_BATCH_SIZE`` candidates at a time in transactions of
+    ``CLOSE_BATCH`` phases, skipping matches another sweeper holds (``skip_locked``), until
+    nothing due is left. Returns how many closed."""
     with deferred():
         return _sweep(now)
+
+
+CLOSE_BATCH = 20
 
 
 def _sweep(now: datetime | None) -> int:
     fixed = now
     now = now or timezone_now()
     sweep_heartbeat(now=now)
-    closed = 0
+    total = 0
     while True:
         candidates = _due_candidates(fixed or timezone_now(), settings.SWEEP_BATCH_SIZE)
+        chunks = [candidates[i:i + CLOSE_BATCH] for i in range(0, len(candidates), CLOSE_BATCH)]
         progress = False
-        if len(candidates) > 2:
-            # Another sweeper holding the head of the list sweeps from the head: take the
-            # rest from the tail, so two sweepers meet in the middle instead of colliding
-            # on every row. (One sweeper alone keeps strict deadline order.)
-            head = candidates[0]
-            result = _try_close(head, fixed or timezone_now())
-            closed += result == "closed"
-            progress = result != "skipped"
-            candidates = candidates[1:]
-            if result == "skipped":
-                candidates.reverse()
-        for phase_id in candidates:
-            # each close is stamped with its own time (the next deadline counts from it)
-            result = _try_close(phase_id, fixed or timezone_now())
-            if result == "closed":
-                closed += 1
-            progress = progress or result != "skipped"
+        for index, chunk in enumerate(chunks):
+            # each batch is stamped with its own time (the next deadline counts from it)
+            closed, failed = _close_recording(phase_ids=chunk, now=fixed or timezone_now(),
+                                              skip_locked=True, require_ready=True)
+            total += len(closed)
+            progress = progress or bool(closed or failed)
+            if index == 0 and not closed and not failed and len(chunks) > 2:
+                # Another sweeper holds the head of the list and walks it from the head:
+                # take the rest from the tail, so two sweepers meet in the middle instead
+                # of colliding on every batch. (One sweeper alone keeps deadline order.)
+                chunks[1:] = chunks[:0:-1]
         if not progress:
-            return closed
+            return total
 
 
 # --- the director's deadline edits -------------------------------------------------------

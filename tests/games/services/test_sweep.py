@@ -87,3 +87,37 @@ def test_dead_man_switch_is_quiet_within_the_limit_and_on_the_first_run():
         limit = timedelta(minutes=settings.DEAD_MAN_SWITCH_MINUTES)
         assert sweep_heartbeat(now=CURRENT_TIME + limit) is None
         assert sweep_heartbeat(now=CURRENT_TIME + limit * 3) == limit * 2
+
+
+def test_one_crashing_phase_in_a_batch_does_not_hold_back_the_others():
+    with time_machine.travel(CURRENT_TIME, tick=False) as traveller:
+        good = _matches_due_at([1, 3])
+        bad = make_match(players=1, config={"crash": True}, now=CURRENT_TIME)
+        Phase.objects.filter(match=bad).update(deadline_at=CURRENT_TIME + timedelta(minutes=2))
+        traveller.move_to(CURRENT_TIME + timedelta(minutes=5))
+        assert phases_close_due() == 2
+        assert all(selectors.current_phase(m).number == 2 for m in good)
+        failed = Phase.objects.get(match=bad)
+        assert failed.closed_at is None and failed.close_failures == 1
+        assert bad.__class__.objects.get(pk=bad.pk).version == bad.version  # untouched
+
+
+def test_a_database_error_in_a_batch_is_retried_phase_by_phase(monkeypatch):
+    from django.db import IntegrityError
+
+    from games.services import phases
+
+    real_write = phases._write
+
+    def write(closings, now):
+        if len(closings) > 1:
+            raise IntegrityError("simulated")
+        return real_write(closings, now)
+
+    monkeypatch.setattr(phases, "_write", write)
+    with time_machine.travel(CURRENT_TIME, tick=False) as traveller:
+        matches = _matches_due_at([1, 2, 3])
+        traveller.move_to(CURRENT_TIME + timedelta(minutes=5))
+        assert phases_close_due() == 3
+        assert all(selectors.current_phase(m).number == 2 for m in matches)
+        assert not Phase.objects.filter(close_failures__gt=0).exists()
