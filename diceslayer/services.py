@@ -22,6 +22,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils.crypto import salted_hmac
 from django.utils.timezone import now as timezone_now
 
 from diceslayer import engine
@@ -64,6 +65,18 @@ def default_schedule(config: dict[str, Any]) -> dict[str, Any]:
     return versus_schedule(DEFAULT_TURN_HOURS)
 
 
+def daily_match_seed(day: date) -> str:
+    """The seed of ``day``'s challenge matches: the engine's ``daily_seed(day)`` keyed with
+    this server's secret. The same for every player here, but not computable from the
+    public source code: whoever could compute the seed could predict every roll-in.
+
+    >>> daily_match_seed(date(2026, 11, 30)) == daily_match_seed(date(2026, 11, 30))
+    True
+    """
+    return salted_hmac("diceslayer.daily", engine.daily_seed(day.isoformat()),
+                       algorithm="sha256").hexdigest()[:48]
+
+
 def today(now: datetime | None = None) -> date:
     """The daily challenge's calendar day: the UTC date, the same for everyone."""
     return (now or timezone_now()).date()
@@ -96,7 +109,8 @@ def daily_start(*, user, now: datetime | None = None) -> tuple[DailyAttempt, boo
     """Today's attempt of ``user``: ``(attempt, True)`` when this call started it,
     ``(existing, False)`` when the player already had one (it is not started again).
 
-    1. The match is seeded with ``engine.daily_seed(day)``: everyone gets the same
+    1. The match is seeded with :func:`daily_match_seed` (``engine.daily_seed(day)``
+       keyed with the server secret): everyone gets the same
        roll-ins for the same choices (phase seeds derive from the match seed and the phase
        number, STYLE.md §6).
     2. The ``DailyAttempt`` row is created in the same transaction; the unique
@@ -113,7 +127,7 @@ def daily_start(*, user, now: datetime | None = None) -> tuple[DailyAttempt, boo
             match = match_create(game=GAME, name=f"Daily {day.isoformat()} · {user.get_username()}",
                                  created_by=user, config={"variant": DAILY_VARIANT},
                                  min_players=1, max_players=1, is_private=True)
-            seed = engine.daily_seed(day.isoformat())
+            seed = daily_match_seed(day)
             Match.objects.filter(pk=match.pk).update(seed=seed)
             match.seed = seed
             attempt = DailyAttempt.objects.create(user=user, day=day, match=match)

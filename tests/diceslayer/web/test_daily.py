@@ -36,7 +36,8 @@ def test_starting_the_daily_twice_counts_one_attempt(alice, alice_client):
     assert first.status_code == 302
     assert first["Location"] == reverse("diceslayer:play", args=[attempt.match_id])
     assert attempt.day.isoformat() == "2026-11-30"
-    assert attempt.match.seed == engine.daily_seed("2026-11-30")
+    assert attempt.match.seed == services.daily_match_seed(attempt.day)
+    assert engine.daily_seed("2026-11-30") not in attempt.match.seed  # not public
     again = alice_client.post(reverse("diceslayer:daily-play"))
     assert again["Location"] == first["Location"]
     assert DailyAttempt.objects.filter(user=alice).count() == 1
@@ -60,9 +61,19 @@ def test_a_new_day_is_a_new_attempt_with_a_new_seed(alice):
     assert tomorrow.match.seed != today.match.seed
 
 
+def test_the_seed_never_reaches_a_page(alice, alice_client):
+    attempt, _ = services.daily_start(user=alice)
+    for name in ("play", "board", "replay"):
+        resp = alice_client.get(reverse(f"diceslayer:{name}", args=[attempt.match_id]))
+        assert attempt.match.seed not in resp.content.decode()
+    api = alice_client.get(f"/api/matches/{attempt.match_id}/")
+    assert attempt.match.seed not in api.content.decode()
+
+
 def test_everyone_gets_the_same_dice_for_the_same_picks(alice, bob):
     a, _ = services.daily_start(user=alice)
     b, _ = services.daily_start(user=bob)
+    assert a.match.seed == b.match.seed
     assert state_of(a.match) == state_of(b.match)
     for _ in range(6):
         sa = state_of(a.match)
