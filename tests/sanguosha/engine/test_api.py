@@ -259,3 +259,13 @@ def test_omniscient_view_shows_everything():
     v = engine.omniscient_view(st)
     assert len(v["draw_pile"]) == 108 and all(p["identity"] for p in v["seats"])
     assert v["stack"] and v["ask_full"]["kind"] == "choose_character"
+
+
+def test_engine_exposes_every_rules_engine_function():
+    from games.rules import RulesEngine
+    names = [n for n in dir(RulesEngine) if not n.startswith("_")]
+    for n in names:
+        assert hasattr(engine, n), n
+    st = engine.setup(engine.validate_config({}), list(range(3)), "proto")
+    assert engine.validate_config(engine.validate_config({})) == engine.validate_config({})
+    assert isinstance(engine.player_view(st, None), dict)
