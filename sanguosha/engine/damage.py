@@ -198,7 +198,10 @@ def h_dying(ctx: Ctx, f: JSON) -> None:
 def victory(ctx: Ctx) -> list[int] | None:
     seats = ctx.st["seats"]
     alive = ctx.living()
-    lord = next(p["seat"] for p in seats if p["identity"] == "lord")
+    lords = [p["seat"] for p in seats if p["identity"] == "lord"]
+    if not lords:  # only a hand-made scenario can lack a lord: nobody wins by §10
+        return None
+    lord = lords[0]
     if not ctx.alive(lord):
         if len(alive) == 1 and seats[alive[0]]["identity"] == "renegade":
             return alive

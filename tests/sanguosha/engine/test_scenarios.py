@@ -84,3 +84,11 @@ def test_illegal_order_reports_error_and_position_before_it():
     out = play(sc)
     assert out["error_at"] == 0 and out["error"] and out["ask"] == {"kind": "play", "awaited": [0]}
     assert out["seats"][0]["hand"] == [1]
+
+
+def test_a_scenario_without_a_lord_plays_on_after_a_death():
+    sc = {"seats": [{"identity": "rebel", "hp": 4, "hand": [1]}, {"identity": "renegade", "hp": 1},
+                    {"identity": "rebel", "hp": 4}],
+          "orders": [{"seat": 0, "order": {"use": 1, "targets": [1]}}]}
+    out = play(sc)
+    assert out["over"] is False and out["seats"][1]["alive"] is False
