@@ -258,7 +258,8 @@ def _check_distribute(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> 
     give = order.get("give")
     if not isinstance(give, Mapping):
         raise E.InvalidOrder("'give' maps each card to a seat.")
-    if sorted(int(k) for k in give) != sorted(opt["cards"]):
+    if not all(isinstance(k, str) and k.isdigit() for k in give) or \
+            sorted(int(k) for k in give) != sorted(opt["cards"]):
         raise E.IllegalOrder("Say who gets each of the two cards.")
     for v in give.values():
         if v not in opt["targets"]:

@@ -279,3 +279,14 @@ def test_national_beauty_indulgence_is_judged_as_indulgence():
     st = answer(st, 0, {"end": True})
     # seat 1: judgment Kill ♠7 is not ♥ → Play skipped; the ♦ card is discarded
     assert st.raw["current"] == 0 and 34 in st.raw["discard"] and st.raw["virtual"] == {}
+
+
+def test_bequeathed_strategy_refuses_malformed_gifts():
+    st = position([seat("lord", hand=[1]), seat("rebel", 3, character="guojia")], draw_pile=[40, 41])
+    st = answer(st, 0, {"use": 1, "targets": [1]})
+    for bad in ({"give": {"x": 0, "41": 1}}, {"give": {"40": 0}}, {"give": {"40": 9, "41": 1}},
+                {"give": [40]}):
+        with pytest.raises((IllegalOrder, engine.InvalidOrder)):
+            engine.submit(st, 1, bad)
+    st = answer(st, 1, {"keep": True})
+    assert hand(st, 1) == [40, 41]
