@@ -24,7 +24,7 @@ from typing import Any
 from django import forms
 from django.db.models import Count, Q
 from django.http import HttpRequest, QueryDict
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 
 from games import registry, selectors
 from games.exceptions import ApplicationError
@@ -209,7 +209,14 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
         invite_url = request.build_absolute_uri(
             reverse("games:match-invite", args=[match.invite_code]))
     outcome = match.outcome if match.status == Match.Status.FINISHED else None
+    admin_url = None
+    if user.is_authenticated and user.is_staff:
+        try:
+            admin_url = reverse("admin:games_match_change", args=[match.pk])
+        except NoReverseMatch:
+            admin_url = None
     return {
+        "admin_url": admin_url,
         "match": match, "game": game, "seat": seat, "director": director, "phase": phase,
         "seats": seats, "names": names, "view": view, "diary_groups": diary_by_turn(diary_rows),
         "history": history, "counts": counts, "checked_in": checked_in, "awaited": awaited,
