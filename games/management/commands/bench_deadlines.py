@@ -4,10 +4,10 @@ instant, closed by the real beat and real Celery worker processes on PostgreSQL 
 Steps:
 
 1. Unless already inside the bench environment, re-run itself with one: a dedicated
-   PostgreSQL database (``pbw_bench``, created if missing), a dedicated Redis database,
+   PostgreSQL database (``pbw_bench``, dropped and created afresh), a dedicated Redis db,
    Celery *not* eager, ``CELERY_BEAT_SWEEP_SECONDS`` from ``--beat-seconds``, email to
    ``locmem`` (the outbox rows are real; nothing leaves the machine).
-2. Migrate and empty that database (it belongs to the bench alone), empty its Redis db.
+2. Migrate that database, empty its Redis db.
 3. Create ``--matches`` running matches of ``--game`` (``guess`` registers the tests'
    guess-a-number game here and in the workers via ``games.lib.devgames``) with
    ``--players`` each, through the real services.
@@ -48,16 +48,19 @@ DEV_GAMES = {"guess": "tests.games.guessgame"}
 CHILD_FLAG = "PBW_BENCH_CHILD"
 
 
-def _ensure_database(url: str) -> None:
-    """Create the bench database on its server if it does not exist."""
+def _recreate_database(url: str) -> None:
+    """Drop and create the bench database (it belongs to the bench alone): every run starts
+    from the migrations, data migrations included."""
     import psycopg
 
     parts = urlsplit(url)
     name = parts.path.lstrip("/")
+    if not name.endswith("bench"):
+        raise CommandError("The bench database's name must end in 'bench' (it is dropped).")
     admin_url = urlunsplit(parts._replace(path="/postgres", query=""))
     with psycopg.connect(admin_url, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
 
 
 class Command(BaseCommand):
@@ -75,6 +78,8 @@ class Command(BaseCommand):
                             help="processes per worker")
         parser.add_argument("--beat-seconds", type=int, default=1)
         parser.add_argument("--timeout", type=float, default=120.0)
+        parser.add_argument("--drain-timeout", type=float, default=60.0,
+                            help="after the closes, wait this long for the emails to go out")
         parser.add_argument("--database-url", default=os.environ.get(
             "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/pbw_bench"))
         parser.add_argument("--redis-url", default=os.environ.get(
@@ -111,11 +116,12 @@ class Command(BaseCommand):
         return env
 
     def _reexec(self, opts) -> None:
-        _ensure_database(opts["database_url"])
+        _recreate_database(opts["database_url"])
         argv = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), "bench_deadlines",
                 "--matches", str(opts["matches"]), "--game", opts["game"],
                 "--workers", str(opts["workers"]), "--concurrency", str(opts["concurrency"]),
                 "--beat-seconds", str(opts["beat_seconds"]), "--timeout", str(opts["timeout"]),
+                "--drain-timeout", str(opts["drain_timeout"]),
                 "--database-url", opts["database_url"], "--redis-url", opts["redis_url"]]
         if opts["players"] is not None:
             argv += ["--players", str(opts["players"])]
@@ -142,10 +148,7 @@ class Command(BaseCommand):
         entry = registry.get_game(opts["game"])
         players = opts["players"] or (3 if opts["game"] == "guess" else
                                       12 if opts["game"] == "killgame" else entry.min_seats)
-        if not settings.DATABASES["default"]["NAME"].endswith("bench"):
-            raise CommandError("Refusing to empty a database whose name does not end in 'bench'.")
         call_command("migrate", interactive=False, verbosity=0)
-        call_command("flush", interactive=False, verbosity=0)
         import redis
 
         redis.Redis.from_url(opts["redis_url"]).flushdb()
@@ -273,6 +276,14 @@ class Command(BaseCommand):
         twice = (Phase.objects.filter(closed_at__isnull=False).values("match")
                  .annotate(n=Count("id")).filter(n__gt=1).count())
         emails = Notification.objects.filter(created_at__gte=due_at)
+        # then let the workers drain the outbox (sent after the closes, by design)
+        drain_started = time.monotonic()
+        drained = None
+        while time.monotonic() - drain_started < opts["drain_timeout"]:
+            if not emails.filter(sent_at__isnull=True, failed_at__isnull=True).exists():
+                drained = round(time.monotonic() - drain_started, 3)
+                break
+            time.sleep(0.25)
         return {
             "matches": matches, "game": opts["game"], "players": players,
             "closed": closed, "closed_twice": twice,
@@ -280,7 +291,8 @@ class Command(BaseCommand):
             "observed_seconds": round(observed, 3) if observed is not None else None,
             "closes_per_s": round(closed / seconds, 1) if seconds else None,
             "emails_queued": emails.count(),
-            "emails_sent_by_then": emails.filter(sent_at__isnull=False).count(),
+            "emails_sent": emails.filter(sent_at__isnull=False).count(),
+            "emails_drain_seconds_after_last_close": drained,
             "workers": opts["workers"], "concurrency": opts["concurrency"],
             "beat_seconds": opts["beat_seconds"], "setup_seconds": round(setup_seconds, 1),
             "all_closed": closed == matches, "timed_out": observed is None,
