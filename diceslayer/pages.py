@@ -32,26 +32,43 @@ def names_by_seat(match: Match) -> dict[int, str]:
     return {s.number: (s.user.get_username() if s.user_id else "The bot") for s in seats}
 
 
-def _dice_row(faces: list[int], highlight: set[int], keyed: bool) -> list[dict[str, Any]]:
+def _dice_row(faces: list[int], highlight: set[int], keyed: bool,
+              hinted: int | None = None) -> list[dict[str, Any]]:
     """Dice of a plate or field with the data the buttons need: the first die of each face
-    carries the keyboard key (1–6 pick that face)."""
+    carries the keyboard key (1–6 pick that face); ``hinted`` marks the bot's pick."""
     out, seen = [], set()
     for face in faces:
-        out.append({"face": face, "key": keyed and face not in seen, "hot": face in highlight})
+        first = face not in seen
+        out.append({"face": face, "key": keyed and first, "hot": face in highlight,
+                    "hinted": first and face == hinted})
         seen.add(face)
     return out
 
 
 def _player_panel(p: dict[str, Any], *, name: str, mine: bool, limit: int,
-                  highlight: set[int]) -> dict[str, Any]:
+                  highlight: set[int], hinted: int | None = None) -> dict[str, Any]:
     stock = list(p["stock"])
     return {
         "seat": p["seat"], "name": name, "mine": mine, "score": p["score"],
-        "dice": _dice_row(p["plate"], highlight, keyed=True), "count": len(p["plate"]),
+        "dice": _dice_row(p["plate"], highlight, keyed=True, hinted=hinted),
+        "count": len(p["plate"]),
         "stock": stock, "stock_slots": stock + [None] * (3 - len(stock)),
         "wild": p["wild"], "grace": p["grace"], "next_roll_in": p["next_roll_in"],
         "limit": limit, "danger": len(p["plate"]) >= limit - 2,
     }
+
+
+def named_lines(lines: Any, names: dict[int, str], viewer: int | None) -> list[str]:
+    """Diary sentences with "Player 2" replaced by that seat's username (the engine's
+    ``describe`` knows seats, not people; the viewer is already "You")."""
+    out = []
+    for line in lines:
+        text = line.text
+        for seat, name in names.items():
+            if seat != viewer:
+                text = text.replace(f"Player {seat + 1}", name)
+        out.append(text)
+    return out
 
 
 def share_text(attempt: DailyAttempt, view: dict[str, Any], url: str) -> str:
@@ -78,16 +95,20 @@ def board_context(request: HttpRequest, match: Match, *, hint: bool = False,
     hot_own = {e["face"] for e in scoring if e["from"] == "own"}
     hot_opp = {e["face"] for e in scoring if e["from"] == "opponent"}
     me_n = number if number is not None else 0
+    can_move = bool(view["your_turn"] and match.status == Match.Status.RUNNING and phase)
+    advice = engine.hint(state, number) if hint and can_move else None
+    order = (advice or {}).get("order") or {}
+    hint_own = order.get("pick") if order.get("from") != "opponent" else None
+    hint_opp = order.get("pick") if order.get("from") == "opponent" else None
     panels = []
     for p in view["players"]:
         mine = p["seat"] == number
         panels.append(_player_panel(
             p, name=("You" if mine else names.get(p["seat"], f"Player {p['seat'] + 1}")),
-            mine=mine, limit=limit, highlight=hot_own if mine else hot_opp))
+            mine=mine, limit=limit, highlight=hot_own if mine else hot_opp,
+            hinted=hint_own if mine else hint_opp))
     me = panels[me_n]
     others = [pl for pl in panels if pl["seat"] != me_n]
-    can_move = bool(view["your_turn"] and match.status == Match.Status.RUNNING and phase)
-    advice = engine.hint(state, number) if hint and can_move else None
     attempt = DailyAttempt.objects.filter(match=match).first()
     outcome = match.outcome if match.status == Match.Status.FINISHED else None
     winners = [names.get(w, f"Player {w + 1}") for w in (outcome or {}).get("winners", [])]
@@ -108,7 +129,8 @@ def board_context(request: HttpRequest, match: Match, *, hint: bool = False,
                                              else names.get(view["bomb"], "")),
         "hint": advice, "hint_asked": hint, "patterns": patterns, "scoring": scoring,
         "error": error, "attempt": attempt, "outcome": outcome, "winners": winners,
-        "you_won": you_won, "diary": list(diary), "share_text": share,
+        "you_won": you_won, "diary": named_lines(diary, names, number),
+        "share_text": share,
         "to_move_name": names.get(view["to_move"], ""),
         "keyboard_help": KEYBOARD_HELP.format(
             opp="" if solo else " from your field (Shift+1–6 from your opponent's)"),

@@ -127,6 +127,10 @@ def test_hint_shows_the_bots_move_and_its_reason(solo, alice_client):
     text = page_text(resp)
     assert "The bot suggests:" in text
     assert advice["why"] in text
+    # the suggested die is marked on the plate (once)
+    html = resp.content.decode()
+    assert html.count("hinted") == 1
+    assert f'value="{advice["order"]["pick"]}" class="ds-die hinted"' in html
     # no-JS: the same through the page's link
     assert advice["why"] in page_text(alice_client.get(play_url(solo) + "?hint=1"))
 

@@ -110,7 +110,13 @@ def test_turn_flow_pick_then_wait_then_the_other_is_emailed(
     assert list(your_turn.values_list("recipient__username", flat=True)) == [other.user.username]
     sent = [m for m in mail.outbox if other.user.email in m.to]
     assert sent and f"/m/{versus.pk}/" in sent[0].body
-    assert "Your turn" in page_text(other_client.get(reverse("diceslayer:play", args=[versus.pk])))
+    other_page = page_text(other_client.get(reverse("diceslayer:play", args=[versus.pk])))
+    assert "Your turn" in other_page
+    # the diary names the other player by username ("You" for oneself)
+    assert f"{mover.user.username} picked a {order['pick']}" in other_page
+    home = page_text(other_client.get(reverse("diceslayer:home")))
+    assert "Your move" in home
+    assert "Your move" not in page_text(mover_client.get(reverse("diceslayer:home")))
 
 
 def test_poll_answers_204_until_the_other_player_moves(versus):
