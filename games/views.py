@@ -40,6 +40,7 @@ CREATED = "The match is created."
 NOT_ALLOWED_TO_START = "Only the match's creator or the director can start it."
 UNKNOWN_GAME = "There is no game called {slug!r}."
 GAME_NOT_INSTALLED = "The game {slug!r} is not installed on this server; nothing can be played now."
+DAMAGED_FORM = "This form is damaged ({name} is not a number); reload the page and try again."
 
 
 def _get_match_for_user(request: HttpRequest, match_id: int) -> Match:
@@ -55,8 +56,6 @@ def _get_seat_for_user(match: Match, user: Any) -> Seat | None:
     """The user's live seat in this match, or None."""
     return pages.seat_of(match, user)
 
-
-DAMAGED_FORM = "This form is damaged ({name} is not a number); reload the page and try again."
 
 
 class _DamagedForm(Exception):

@@ -62,3 +62,18 @@ def test_order_from_post_errors_show_on_the_page(hooked, running_match, player_c
     assert message in page_text(resp)
     assert 'name="number"' in resp.content.decode()  # the game's form is shown again
     assert not Order.objects.exists()
+
+
+def test_a_game_view_can_rerender_the_page_with_error(rf, running_match, player):
+    """Game views reuse match_context and the generic page with ``error`` (or
+    ``action_error``) for their own refusals."""
+    from django.shortcuts import render
+
+    from games.lib.pages import match_context
+
+    request = rf.get("/")
+    request.user = player
+    ctx = match_context(request, running_match)
+    ctx["error"] = "That zone is closed."
+    html = render(request, "games/match_detail.html", ctx, status=409).content.decode()
+    assert 'id="action-error">That zone is closed.<' in html
