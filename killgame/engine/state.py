@@ -8,6 +8,7 @@ the whole tree. Player order in ``State.players`` is rules-seat order (§2.4).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Any, Mapping
 
 from .maps import GameMap, get_map, map_from_data
@@ -141,6 +142,8 @@ class State:
 
 PLAYER_FIELDS = tuple(f.name for f in fields(Player))
 MONSTER_FIELDS = tuple(f.name for f in fields(Monster))
+_GET_PLAYER = attrgetter(*PLAYER_FIELDS)
+_ITEMS_AT = PLAYER_FIELDS.index("items")
 
 
 class MPlayer:
@@ -150,8 +153,8 @@ class MPlayer:
                                  "attacked", "shout", "fired_reloading")
 
     def __init__(self, p: Player) -> None:
-        for name in PLAYER_FIELDS:
-            setattr(self, name, getattr(p, name))
+        for name, value in zip(PLAYER_FIELDS, _GET_PLAYER(p)):
+            setattr(self, name, value)
         self.items = dict(p.items)
         self.worn: set[str] = set()
         self.pending = 0
@@ -163,10 +166,9 @@ class MPlayer:
         self.fired_reloading = False
 
     def freeze(self) -> Player:
-        items = {k: v for k, v in self.items.items() if v > 0}
-        vals = {name: getattr(self, name) for name in PLAYER_FIELDS}
-        vals["items"] = dict(sorted(items.items()))
-        return Player(**vals)
+        vals = list(_GET_PLAYER(self))
+        vals[_ITEMS_AT] = dict(sorted((k, v) for k, v in self.items.items() if v > 0))
+        return Player(*vals)
 
     def count(self, item: str) -> int:
         return self.items.get(item, 0)
