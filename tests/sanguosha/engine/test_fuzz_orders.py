@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.rules import RulesError
 from sanguosha import engine
 from tests.sanguosha.engine.randorders import random_order
+
+pytestmark = pytest.mark.slow
 
 KEYS = ["use", "as", "targets", "sub_target", "skill", "cards", "end", "card", "armor",
         "lord_skill", "decline", "negate", "pass", "peaches", "yes", "no", "slot", "suit", "top",
@@ -24,29 +27,40 @@ ORDERS = st.dictionaries(st.sampled_from(KEYS), VALUES, max_size=4)
 
 
 def _states():
-    out = []
-    for seed in range(6):
+    """One state per ask kind (and a few more), from random games."""
+    by_kind: dict[str, list] = {}
+    for seed in range(40):
         rng = random.Random(seed)
-        state = engine.setup({}, list(range(5)), f"f{seed}")
-        for step in range(rng.randint(0, 120)):
+        state = engine.setup({}, list(range(2 + seed % 7)), f"f{seed}")
+        for step in range(400):
             if state.raw["over"]:
                 break
+            kind = state.raw["ask"]["kind"]
+            if len(by_kind.setdefault(kind, [])) < 3:
+                by_kind[kind].append(state)
             for s in engine.awaiting(state):
                 state = engine.submit(state, s, random_order(engine.player_view(state, s), rng)).state
                 if not engine.awaiting(state):
                     break
             state = engine.resolve(state, f"f{seed}:{step}").state
-        out.append(state)
-    return out
+    return [st for sts in by_kind.values() for st in sts]
 
 
 STATES = _states()
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
-@given(i=st.integers(0, len(STATES) - 1), seat=st.integers(-1, 5), order=ORDERS)
-def test_garbage_orders_raise_rules_errors_only(i, seat, order):
+def test_states_cover_many_ask_kinds():
+    kinds = {st.raw["ask"]["kind"] for st in STATES}
+    assert {"play", "respond", "negate_window", "rescue", "choose_card", "invoke"} <= kinds
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(i=st.integers(0, len(STATES) - 1), seat=st.integers(-1, 8), awaited=st.booleans(),
+       order=ORDERS)
+def test_garbage_orders_raise_rules_errors_only(i, seat, awaited, order):
     state = STATES[i]
+    if awaited:
+        seat = state.raw["ask"]["awaited"][seat % len(state.raw["ask"]["awaited"])]
     try:
         engine.validate_order(state, seat, order)
     except RulesError:

@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sanguosha import engine
 from sanguosha.engine.simulate import invariants
 from tests.sanguosha.engine.randorders import random_order
+
+pytestmark = pytest.mark.slow
 
 CONFIGS = [{}, {"rescue_mode": "sequential", "negate_privacy": "everyone"},
            {"deck": "standard", "weapon_abilities": "basic"}]
