@@ -25,10 +25,10 @@ def simulate(players: int = 30, *, config: Mapping[str, Any] | None = None,
              seed: str = "sim") -> dict[str, Any]:
     """Play a whole match with bots; return a JSON summary."""
     cfg = dict(config or {})
-    cfg.setdefault("min_players", min(players, cfg.get("min_players", 6)))
-    cfg.setdefault("max_players", max(players, 2))
-    if cfg.get("mode") == "teams":
-        cfg["min_players"] = max(2 * cfg.get("team_count", 2), min(players, cfg["min_players"]))
+    # registration limits are the framework's business: make them fit the simulated table
+    low = 2 * int(cfg.get("team_count", 2)) if cfg.get("mode") == "teams" else 2
+    cfg["min_players"] = low
+    cfg["max_players"] = max(players, low)
     if not cfg.get("max_turns"):
         cfg["max_turns"] = SAFETY_MAX_TURNS
     state = setup(cfg, list(range(players)), seed)
