@@ -220,3 +220,30 @@ def test_generic_match_page_uses_the_dice_board_and_move_radios(versus):
     assert Order.objects.get(phase__match=versus).payload == order
     resp = client.post(reverse("games:order-submit", args=[versus.pk]), {"move": "dance:9"})
     assert resp.status_code in (400, 409)
+
+
+VERSUS_PAGE_MAX_QUERIES = 10  # measured 9 after 2 and after 12 turns
+POLL_UNCHANGED_MAX_QUERIES = 5  # measured 5 (session, user, profile, match, seat): then 204
+
+
+@pytest.mark.parametrize("turns", [2, 12])
+def test_versus_page_queries_do_not_grow_with_turns(alice, bob, turns,
+                                                    django_assert_max_num_queries):
+    from tests.games.views.conftest import client_for
+
+    match = services.versus_create(challenger=alice, opponent=bob)
+    for _ in range(turns):
+        match.refresh_from_db()
+        if match.status != Match.Status.RUNNING:
+            break
+        state = state_of(match)
+        services.move_play(match=match, seat=match.seats.get(number=state.to_move),
+                           payload=engine.default_orders(state, state.to_move)[0])
+    client = client_for(alice)
+    with django_assert_max_num_queries(VERSUS_PAGE_MAX_QUERIES):
+        assert client.get(reverse("diceslayer:play", args=[match.pk])).status_code == 200
+    match.refresh_from_db()
+    with django_assert_max_num_queries(POLL_UNCHANGED_MAX_QUERIES):
+        resp = client.get(reverse("diceslayer:board", args=[match.pk]) + f"?v={match.version}",
+                          headers=HX)
+    assert resp.status_code == 204
