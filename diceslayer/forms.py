@@ -34,6 +34,8 @@ def order_from_post(post: Mapping[str, Any]) -> dict[str, Any]:
     ``"opponent:2"``, ``"wild:6"`` or ``"bomb:3"``. The face is range-checked by the engine
     (a 7 is refused with the rules' message); anything unreadable is a ValidationError.
 
+    Versus 1 may add ``cancel`` (checkboxes: the grace dice this removal cancels).
+
     >>> order_from_post({"pick_opponent": "3"})
     {'pick': 3, 'from': 'opponent'}
     """
@@ -50,9 +52,22 @@ def order_from_post(post: Mapping[str, Any]) -> dict[str, Any]:
         raise forms.ValidationError(NO_MOVE)
     key = given[0]
     face = _face(post.get(key))
+    out: dict[str, Any] = {MOVE_FIELDS[key]: face}
     if key == "pick_opponent":
-        return {"pick": face, "from": "opponent"}
-    return {MOVE_FIELDS[key]: face}
+        out["from"] = "opponent"
+    cancel = _cancel_list(post)
+    if cancel and MOVE_FIELDS[key] == "pick":
+        out["cancel"] = cancel
+    return out
+
+
+def _cancel_list(post: Mapping[str, Any]) -> list[int]:
+    """Versus 1: the grace dice ticked to cancel (none ticked: the rules' default)."""
+    getlist = getattr(post, "getlist", None)
+    raw = getlist("cancel") if getlist else post.get("cancel") or []
+    if isinstance(raw, str):
+        raw = [raw]
+    return [_face(v) for v in raw if str(v).strip()]
 
 
 class SoloStartForm(forms.Form):

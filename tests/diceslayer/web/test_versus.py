@@ -247,3 +247,28 @@ def test_versus_page_queries_do_not_grow_with_turns(alice, bob, turns,
         resp = client.get(reverse("diceslayer:board", args=[match.pk]) + f"?v={match.version}",
                           headers=HX)
     assert resp.status_code == 204
+
+
+def test_prototype_1_grace_cancels_are_chosen_on_the_board(alice, bob):
+    from diceslayer.engine.state import Player, State, Variant
+    from tests.diceslayer.web.conftest import set_state
+    from tests.games.views.conftest import client_for
+
+    match = services.versus_create(challenger=alice, opponent=bob, variant="versus1")
+    mover, other, _ = mover_and_waiter(match, None)
+    me = mover.number
+    players = [None, None]
+    # stock 2,2 + pick a 2 → set → removes the 1 and the 3s (n = 2) with 3 grace dice
+    players[me] = Player(plate=(1, 2, 3, 6), stock=(2, 2), grace=(4, 5, 6))
+    players[1 - me] = Player(plate=(5, 5))
+    set_state(match, State(variant=Variant.VERSUS1, players=tuple(players), to_move=me,
+                           target=100, turn=3))
+    client = client_for(mover.user)
+    html = client.get(reverse("diceslayer:play", args=[match.pk])).content.decode()
+    assert 'name="cancel" value="6"' in html
+    resp = pick_post(client, match, pick="2", cancel=["6"])
+    assert resp.status_code == 422 and "must list exactly 2" in page_text(resp)
+    resp = pick_post(client, match, pick="2", cancel=["5", "6"])
+    assert resp.status_code == 302
+    assert Order.objects.get(phase__match=match).payload == {"pick": 2, "cancel": [5, 6]}
+    assert state_of(match).players[me].grace == (4,)
