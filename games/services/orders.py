@@ -16,7 +16,9 @@ from games.models import CheckIn, Match, Order, Seat
 from games.registry import get_rules
 from games.rules import IllegalOrder, InvalidOrder, RulesError
 from games.services.diary import diary_append
-from games.services.seats import NOT_AWAITED, checkin_locked, require_open_phase, require_seat
+from games.lib.oncommit import enqueue_on_commit
+from games.services.seats import (NOT_AWAITED, checkin_locked, phase_all_checked_in,
+                                  require_open_phase, require_seat)
 
 ORDER_NOT_OBJECT = "An order must be a JSON object."
 ALREADY_CHECKED = "You already checked in: your orders are locked for this phase."
@@ -68,8 +70,26 @@ def order_submit(*, match: Match, seat: Seat, payload: Any, phase_id: int | None
         order = Order.objects.create(phase=phase, seat=fresh, payload=payload)
         if result.done:
             checkin_locked(match=locked, phase=phase, seat=fresh, now=now)
+        _narrow_awaited(engine=engine, state=result.state, phase=phase)
     match.version = locked.version
     return order
+
+
+def _narrow_awaited(*, engine: Any, state: Any, phase: Any) -> None:
+    """A phase that closes at the first qualifying order (``checkin_final``, e.g. a
+    Sanguosha Negate window: the first Negate closes it, rules §12.6) narrows its awaited
+    set when the engine's phase spec does; it then closes once the narrowed set is in."""
+    if not (phase.checkin_final and phase.close_when_all_checked_in):
+        return
+    spec = engine.current_phase(state)
+    if spec is None or spec.kind != phase.kind:
+        return
+    narrowed = set(spec.awaited)
+    if narrowed < set(phase.awaited):
+        phase.awaited = sorted(narrowed)
+        phase.save(update_fields=["awaited"])
+        if phase_all_checked_in(phase):
+            enqueue_on_commit("phase_close", phase.pk)
 
 
 def order_validate(*, match: Match, seat: Seat, payload: Any) -> None:
