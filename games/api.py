@@ -229,7 +229,11 @@ def match_view(request: HttpRequest, match_id: str) -> JsonResponse:
     match = _match_for(request, match_id)
     seat, director = pages.viewer_of(request, match)
     phase = selectors.current_phase(match) if match.status in pages.LIVE_STATUSES else None
-    return ok(match=_match_json(match, seat), phase=_phase_json(phase, seat),
+    players = [{"seat": s.number, "name": s.user.get_username() if s.user_id else None,
+                "bot": s.is_bot}
+               for s in match.seats.filter(removed_at__isnull=True).select_related("user")
+               .order_by("number", "joined_at")]
+    return ok(match=_match_json(match, seat), phase=_phase_json(phase, seat), players=players,
               view=pages.player_view(match, seat, director), omniscient=director,
               outcome=match.outcome if match.status == Match.Status.FINISHED else None)
 
