@@ -121,6 +121,21 @@ FUTURE_READY: dict[int, tuple[tuple[float, float, float], ...]] = {
 }
 
 
+# The leaf's plan per last-two-stock pair: for each pick f, the faces the full stock then
+# removes, and the faces that would complete a removing pattern next, each with how many
+# of it must be on the plate before the pick (one more for f itself, since the pick takes
+# one; a face the pattern removes cannot be left, so it is left out).
+_Plan = tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]]
+LEAF_PLANS: dict[tuple[int, ...], tuple[_Plan, ...]] = {
+    s2: tuple((f, row[f][0], tuple((g, 1 if g == f else 0) for g in row[f][1]
+                                   if g not in row[f][0]))
+              for f in range(1, 7))
+    for s2, row in LEAF_ROWS.items()}
+
+# A small int for each possible "last two stock dice" (43 of them), for memo keys.
+S2_CODE: dict[tuple[int, ...], int] = {s2: i for i, s2 in enumerate(NEXT)}
+
+
 class _Solo:
     """One search context (limit, value table, memo); the memo survives across decisions."""
 
@@ -128,13 +143,15 @@ class _Solo:
         self.limit = limit
         table = FUTURE_READY[limit]
         self.ready = [table[n] if n < limit else (0.0, 0.0, 0.0) for n in range(24)]
-        self.leaf_memo: dict[tuple[int, tuple[int, ...]], float] = {}
-        self.chance_memo: dict[tuple[int, tuple[int, ...], int], float] = {}
+        # Keys are plain ints (plate, stock pair and depth packed together) so the memo
+        # holds no tuples for the garbage collector to walk in the middle of a decision.
+        self.leaf_memo: dict[int, float] = {}
+        self.chance_memo: dict[int, float] = {}
 
     def trim(self) -> None:
-        if len(self.chance_memo) > 100_000:
+        if len(self.chance_memo) > 60_000:
             self.chance_memo.clear()
-        if len(self.leaf_memo) > 100_000:
+        if len(self.leaf_memo) > 60_000:
             self.leaf_memo.clear()
 
     @staticmethod
@@ -157,33 +174,32 @@ class _Solo:
     def leaf(self, plate: int, size: int, s2: tuple[int, ...]) -> float:
         """Best immediate pick plus the value of the plate it leaves (no more rolls),
         that value depending on its size and on how many faces are ready to score."""
-        key = (plate, s2)
+        key = (plate << 6) | S2_CODE[s2]
         v = self.leaf_memo.get(key)
         if v is not None:
             return v
         ready = self.ready
         limit = self.limit
-        row = LEAF_ROWS[s2]
+        c = (0, plate >> 4 & 15, plate >> 8 & 15, plate >> 12 & 15, plate >> 16 & 15,
+             plate >> 20 & 15, plate >> 24 & 15)
         best = NEG
-        for f in range(1, 7):
-            if not (plate >> (4 * f)) & 15:
+        for f, targets, completing in LEAF_PLANS[s2]:
+            if not c[f]:
                 continue
-            p = plate - (1 << (4 * f))
-            targets, completing = row[f]
             n = 0
             for t in targets:
-                k = (p >> (4 * t)) & 15
-                if k:
-                    n += k
-                    p -= k << (4 * t)
+                n += c[t]
             sz = size - 1 - n
-            val = float(n * n + (CLEAR_BONUS if n and sz == 0 else 0))
             if sz < limit:
                 kk = 0
-                for g in completing:
-                    if (p >> (4 * g)) & 15:
+                for g, needed in completing:
+                    if c[g] > needed:
                         kk += 1
-                val += ready[sz][kk if kk < 2 else 2]
+                val = ready[sz][kk if kk < 2 else 2] + n * n
+                if n and sz == 0:
+                    val += CLEAR_BONUS
+            else:
+                val = float(n * n)
             if val > best:
                 best = val
         self.leaf_memo[key] = best
@@ -193,7 +209,7 @@ class _Solo:
         """Value after a pick, before the roll-in (the game-over check comes first)."""
         if size >= self.limit:
             return 0.0
-        key = (plate, s2, depth)
+        key = (plate << 8) | (S2_CODE[s2] << 2) | depth
         v = self.chance_memo.get(key)
         if v is not None:
             return v
