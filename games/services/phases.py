@@ -9,6 +9,7 @@ check-in, queue behind each other instead of deadlocking.
 
 from __future__ import annotations
 
+import json
 import logging
 import traceback
 import uuid
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Max
 from django.utils.timezone import now as timezone_now
 
@@ -208,12 +209,39 @@ def _write(closings: list[_Closing], now: datetime) -> None:
             seat.next_nag_at = None
     opened = Phase.objects.bulk_create([c.next_phase for c in closings if c.next_phase])
     _opened(opened, {c.match.pk: c.seats for c in closings})
-    Match.objects.bulk_update([c.match for c in closings], MATCH_CLOSE_FIELDS)
+    _matches_update([c.match for c in closings])
     # outbox rows in this transaction; sending is queued on commit
     notifications.notifications_create_bulk([
         row for c in closings for row in notifications.new_phase_rows(
             match=c.match, closed=c.phase, opened=c.next_phase, from_seq=c.from_seq,
             to_seq=c.to_seq, seats=c.seats)])
+
+
+def _matches_update(matches: list[Match]) -> None:
+    """Save the close fields of many matches in one statement.
+
+    PostgreSQL: one ``UPDATE … FROM (VALUES …)`` (Django's ``bulk_update`` builds a CASE
+    per field and row, which cost more CPU than the rest of the close together). Other
+    databases: one UPDATE per match.
+    """
+    if connection.vendor != "postgresql":
+        for match in matches:
+            match.save(update_fields=MATCH_CLOSE_FIELDS)
+        return
+    table = Match._meta.db_table
+    rows, params = [], []
+    for match in matches:
+        rows.append("(%s, %s, %s, %s, %s, %s, %s)")
+        params += [match.pk, json.dumps(match.state), match.version, match.diary_seq,
+                   match.status, match.finished_at,
+                   None if match.outcome is None else json.dumps(match.outcome)]
+    sql = (f'UPDATE "{table}" AS m SET "state" = v.state::jsonb, "version" = v.version::integer, '
+           f'"diary_seq" = v.diary_seq::integer, "status" = v.status::varchar, '
+           f'"finished_at" = v.finished_at::timestamptz, "outcome" = v.outcome::jsonb '
+           f'FROM (VALUES {", ".join(rows)}) AS v(id, state, version, diary_seq, status, '
+           f'finished_at, outcome) WHERE m.id = v.id::bigint')
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
 
 
 def _record_failure(*, phase_id: int, exc: BaseException, now: datetime) -> None:
@@ -424,7 +452,7 @@ def phases_close_due(*, now: datetime | None = None) -> int:
         return _sweep(now)
 
 
-CLOSE_BATCH = 20
+CLOSE_BATCH = 50
 
 
 def _sweep(now: datetime | None) -> int:
