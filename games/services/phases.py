@@ -304,9 +304,10 @@ def _close_many(*, phase_ids: list[int], now: datetime, skip_locked: bool,
             seats_by_match[seat.match_id].append(seat)
         acted: dict[int, set[int]] = defaultdict(set)
         # one round trip: seats that ordered or checked in, per phase
-        for phase_id, number in Order.objects.filter(phase__in=phases).values_list(
+        # (no ORDER BY inside the UNION: SQLite refuses it, and the models have orderings)
+        for phase_id, number in Order.objects.filter(phase__in=phases).order_by().values_list(
                 "phase_id", "seat__number").union(CheckIn.objects.filter(
-                    phase__in=phases).values_list("phase_id", "seat__number")):
+                    phase__in=phases).order_by().values_list("phase_id", "seat__number")):
             acted[phase_id].add(number)
         closings: list[_Closing] = []
         failures: list[tuple[int, BaseException]] = []
