@@ -413,4 +413,4 @@ def hint(state: State, seat: int) -> dict[str, Any] | None:
     return {"order": order_to_json(chosen[0]), "why": chosen[1]}
 
 
-__all__ = ["bot_order", "hint", "solo_choices", "removal_count"]
+__all__ = ["bot_order", "hint", "solo_choices"]

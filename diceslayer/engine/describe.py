@@ -43,26 +43,33 @@ EN: dict[str, Callable[[dict[str, Any], Callable[[Any], str]], str]] = {
                             f"{' from the opponent' if d['source'] == 'opponent' else ''}"
                             f"; stock {_faces(d['stock'])}"
                             f"{_dropped(d)}."),
-    "wild_used": lambda d, w: f"{w(d['seat'])} spent a wild die as a {d['face']}; stock {_faces(d['stock'])}.",
-    "matched": lambda d, w: (f"{w(d['seat'])} made a {d['pattern']} ({_faces(sorted(d['stock']))}) "
-                             f"and removed {len(d['removed'])} dice for {d['points']} points "
+    "wild_used": lambda d, w: (f"{w(d['seat'])} spent a wild die as a {d['face']}; "
+                               f"stock {_faces(d['stock'])}."),
+    "matched": lambda d, w: (f"{w(d['seat'])} made a {d['pattern']} "
+                             f"({_faces(sorted(d['stock']))}) and removed "
+                             f"{len(d['removed'])} dice for {d['points']} points "
                              f"(score {d['score']})."),
-    "clear_bonus": lambda d, w: f"{w(d['seat'])} cleared the field: +{d['points']} (score {d['score']}).",
-    "wild_earned": lambda d, w: f"{w(d['seat'])} earned {d['count']} wild die(s) at {d['score']} points.",
+    "clear_bonus": lambda d, w: (f"{w(d['seat'])} cleared the field: +{d['points']} "
+                                 f"(score {d['score']})."),
+    "wild_earned": lambda d, w: (f"{w(d['seat'])} earned {d['count']} wild die(s) at "
+                                 f"{d['score']} points."),
     "game_over": lambda d, w: (f"Game over: {d['plate']} dice on the plate. Final score "
                                f"{d['score']}."),
     "grace_cancelled": lambda d, w: f"{w(d['seat'])} cancelled grace dice {_faces(d['faces'])}.",
-    "grace_fell": lambda d, w: f"{w(d['seat'])}: grace dice {_faces(d['faces'])} fell onto the field.",
+    "grace_fell": lambda d, w: (f"{w(d['seat'])}: grace dice {_faces(d['faces'])} fell "
+                                "onto the field."),
     "attack": lambda d, w: (f"{w(d['seat'])} attacked: {_faces(d['faces'])} into the "
                             f"{'grace zone' if d['into'] == 'grace' else 'field'} of "
                             f"{_obj(w(d['to']))}."),
-    "set_transfer": lambda d, w: f"{w(d['seat'])} sent the set {_faces(d['faces'])} to the opponent's field.",
+    "set_transfer": lambda d, w: (f"{w(d['seat'])} sent the set {_faces(d['faces'])} to "
+                                  "the opponent's field."),
     "hundred_transfer": lambda d, w: (f"{w(d['seat'])} reached {d['score']} and sent the whole "
                                       f"field ({_faces(d['faces'])}) to the opponent."),
     "bombed": lambda d, w: (f"{w(d['seat'])} used the bomb on {d['face']}s, removing "
                             f"{len(d['removed'])} dice; the bomb now belongs to "
                             f"{_obj(w(d['owner']))}."),
-    "loss_check_skipped": lambda d, w: f"The bomb skips the overflow check of {_obj(w(d['seat']))} this turn.",
+    "loss_check_skipped": lambda d, w: (f"{w(d['seat'])}: the bomb skips this turn's "
+                                        "overflow check."),
     "passed": lambda d, w: f"{w(d['seat'])} had no die to take and passed.",
     "lost": lambda d, w: f"{w(d['seat'])} lost: {d['field']} dice on the field.",
     "won": lambda d, w: f"{w(d['seat'])} won with {d['score']} points.",
