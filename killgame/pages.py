@@ -300,8 +300,10 @@ def describe_order(order: Mapping[str, Any], view: Mapping[str, Any],
         items = order.get("items") or {}
         if not items:
             return "Shopping cart: nothing (a deliberate empty cart)."
+        rank = {item: i for i, item in enumerate(cat.CATALOGUE)}
+        lines = sorted(items.items(), key=lambda kv: rank.get(kv[0], 99))
         return "Shopping cart: " + ", ".join(f"{n} × {item_name(i, lang)}"
-                                             for i, n in items.items()) + "."
+                                             for i, n in lines) + "."
     if t == "medkit":
         who = "yourself" if order.get("target") == "self" else pid_name(order.get("target"), names)
         return f"Medkit on {who}."

@@ -53,7 +53,12 @@ def _page(request: HttpRequest, match: Match, *, status: int, errors: dict[str, 
     shown = pages.controls_on_page(ctx.get("view"))
     errors = {(c if c in shown else "kind"): m for c, m in errors.items()}
     ctx["kg_errors"] = errors
-    ctx["error"] = error
+    if errors:
+        ctx["kg_posted"] = request.POST  # keep what the player typed
+    ctx["error"] = ctx["action_error"] = error
+    if getattr(request, "htmx", False):
+        # the framework's htmx answer: every fragment out of band (the form swaps nothing)
+        return render(request, "games/fragments/action.html", ctx, status=status)
     return render(request, "games/match_detail.html", ctx, status=status)
 
 
@@ -97,6 +102,8 @@ def order(request: HttpRequest, match_id: int) -> HttpResponse:
     kind = payload["type"]
     messages.success(request, CHECK_SAVED if kind == "check" else
                      WITHDRAWN if kind == "withdraw" else ORDER_SAVED)
+    if getattr(request, "htmx", False):
+        return _page(request, match, status=200, errors={})
     return redirect(reverse("games:match-detail", args=[match.pk]) + "#order")
 
 

@@ -65,3 +65,13 @@ def kg_get(mapping: Any, key: str) -> Any:
         return mapping.get(key)
     except AttributeError:
         return None
+
+
+@register.simple_tag(takes_context=True)
+def kg_value(context: Any, name: str, default: Any = "") -> Any:
+    """The value the refused form posted for ``name`` (so a refusal keeps what the player
+    typed), else ``default``."""
+    posted = context.get("kg_posted")
+    if posted is not None and name in posted:
+        return posted.get(name)
+    return default

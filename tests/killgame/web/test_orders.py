@@ -60,7 +60,7 @@ def test_cart_valid_is_saved_and_listed(db):
     me = view_of(match, users[0])["me"]
     assert me["orders"][0]["order"] == {"type": "cart", "items": {"medkit": 2, "shotgun": 1}}
     html = c.get(detail_url(match)).content.decode()
-    assert "Shopping cart: 2 × medkit, 1 × shotgun." in html
+    assert "Shopping cart: 1 × shotgun, 2 × medkit." in html
     assert 'value="withdraw:cart"' in html
     assert 'id="cart_shotgun"' in html and 'value="1"' in html  # the stored cart refills the form
 
