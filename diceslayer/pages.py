@@ -61,14 +61,14 @@ def _player_panel(p: dict[str, Any], *, name: str, mine: bool, limit: int,
 def named_lines(lines: Any, names: dict[int, str], viewer: int | None) -> list[str]:
     """Diary sentences with "Player 2" replaced by that seat's username (the engine's
     ``describe`` knows seats, not people; the viewer is already "You")."""
-    out = []
-    for line in lines:
-        text = line.text
-        for seat, name in names.items():
-            if seat != viewer:
-                text = text.replace(f"Player {seat + 1}", name)
-        out.append(text)
-    return out
+    return [named(line.text, names, viewer) for line in lines]
+
+
+def named(text: str, names: dict[int, str], viewer: int | None) -> str:
+    """One sentence with "Player N" turned into usernames (``viewer`` becomes "You")."""
+    for seat, name in names.items():
+        text = text.replace(f"Player {seat + 1}", "You" if seat == viewer else name)
+    return text
 
 
 def share_text(attempt: DailyAttempt, view: dict[str, Any], url: str) -> str:
@@ -129,6 +129,7 @@ def board_context(request: HttpRequest, match: Match, *, hint: bool = False,
                                              else names.get(view["bomb"], "")),
         "hint": advice, "hint_asked": hint, "patterns": patterns, "scoring": scoring,
         "error": error, "attempt": attempt, "outcome": outcome, "winners": winners,
+        "outcome_summary": named((outcome or {}).get("summary") or "", names, number),
         "you_won": you_won, "diary": named_lines(diary, names, number),
         "share_text": share,
         "to_move_name": names.get(view["to_move"], ""),
