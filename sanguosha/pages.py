@@ -237,7 +237,7 @@ def ask_buttons(view: dict[str, Any], names: dict[int, str]) -> list[Button]:
                 hint = ""
                 if a.get("max", 0) > 0:
                     meta = {"_t": 1, **_auto(ts, a.get("min", 0))}
-                    hint = "targets: " + ", ".join(str(t) for t in ts)
+                    hint = "targets: " + ", ".join(f"{names.get(t, 'seat')} ({t})" for t in ts)
                     if a.get("max", 1) > 1:
                         hint += f" (up to {a['max']})"
                 if a["as"] == "collateral":
