@@ -105,7 +105,7 @@ class SeatShow:
     character: dict[str, Any] | None
     identity: tuple[str, str] | None
     equip: list[tuple[str, CardShow]]
-    judgment: list[CardShow]
+    judgment: list[tuple[CardShow, str]]
     awaited: bool
     legal_target: bool
     is_bot: bool = False
@@ -320,6 +320,10 @@ def ask_buttons(view: dict[str, Any], names: dict[int, str]) -> list[Button]:
             slot = o["slot"]
             if slot.startswith("hand-"):
                 label = f"Hand card {slot[5:]} (face down)"
+            elif isinstance(o.get("card"), int):
+                where = (EQUIP_LABELS.get(slot) or
+                         ("Judgment area" if slot.startswith("judgment-") else slot))
+                label = f"{where}: {L(o['card'])}"
             elif seat and slot in seat["equip"]:
                 label = f"{EQUIP_LABELS.get(slot, slot)}: {L(seat['equip'][slot])}"
             elif seat and slot.startswith("judgment-"):
@@ -442,7 +446,10 @@ def board_context(view: dict[str, Any], me: int | None, names: dict[int, str], *
             magatama=[i < p["hp"] for i in range(max(p["max_hp"], 0))],
             hand_count=p["hand_count"], character=character,
             identity=ident if ident else None, equip=equip,
-            judgment=[c for n in p["judgment"] if (c := _card(view, n)) is not None],
+            judgment=[(c, card_name(as_) if as_ and as_ != c.id else "")
+                      for n, as_ in zip(p["judgment"], p.get("judgment_as")
+                                        or [None] * len(p["judgment"]))
+                      if (c := _card(view, n)) is not None],
             awaited=p["seat"] in public_awaited, legal_target=p["seat"] in legal_targets,
             is_bot=p["seat"] in bots))
     ctx["seats"] = seats

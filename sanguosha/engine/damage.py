@@ -191,6 +191,8 @@ def h_dying(ctx: Ctx, f: JSON) -> None:
             open_ask(ctx, "rescue", awaited, opts, {u: {"pass": True} for u in awaited},
                      {"dying": s, "hp": p["hp"], "need": need})
             return
+    if ctx.st["pending"]:
+        return  # e.g. Linked Camps after the last Peach left the hand: it comes first
     ctx.ret(f)
     ctx.push({"t": "death", "player": s, "killer": f["killer"]})
 

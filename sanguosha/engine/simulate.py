@@ -22,9 +22,10 @@ def invariants(state: State) -> list[str]:
         seen += p["hand"] + [c for c in p["equip"].values() if c is not None] + p["judg"]
         if p["hp"] > p["max_hp"]:
             bad.append(f"seat {p['seat']} hp {p['hp']} above max {p['max_hp']}")
-        if p["alive"] and p["character"] and p["hp"] < 1 and st["ask"] and \
-                st["ask"]["kind"] != "rescue":
-            bad.append(f"seat {p['seat']} alive at hp {p['hp']} outside a rescue")
+        dying = {f.get("player") for f in st["stack"] if f["t"] in ("dying", "death")}
+        if p["alive"] and p["character"] and p["hp"] < 1 and p["seat"] not in dying \
+                and not st["over"]:
+            bad.append(f"seat {p['seat']} alive at hp {p['hp']} outside dying")
         for slot, c in p["equip"].items():
             if c is not None and CARDS[c].kind != slot:
                 bad.append(f"card {c} in the wrong slot {slot}")
