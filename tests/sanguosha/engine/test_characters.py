@@ -290,3 +290,16 @@ def test_bequeathed_strategy_refuses_malformed_gifts():
             engine.submit(st, 1, bad)
     st = answer(st, 1, {"keep": True})
     assert hand(st, 1) == [40, 41]
+
+
+def test_linked_camps_after_a_failed_rescue_comes_before_death():
+    st = position([seat("lord"), seat("rebel", 2, max_hp=3, character="luxun", hand=[46],
+                                        judgment=[85]), seat("loyalist"), seat("renegade")],
+                  draw_pile=[104, 40, 41, 42])
+    st = answer(st, 0, {"end": True})  # Lightning hits Lu Xun: HP -1, needs 2 Peaches
+    assert ask(st)["kind"] == "rescue" and ask(st)["awaited"] == [1]
+    st = answer(st, 1, {"peaches": [46]})  # HP 0, hand empty: Linked Camps first
+    assert ask(st)["kind"] == "invoke" and ask(st)["info"]["skill"] == "lianying"
+    assert st.raw["seats"][1]["alive"] and hp(st, 1) == 0
+    st = answer(st, 1, {"yes": True})
+    assert not st.raw["seats"][1]["alive"] and 40 in st.raw["discard"]
