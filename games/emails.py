@@ -9,6 +9,7 @@ rows only — in the reader's language, and times in the reader's time zone.
 
 from __future__ import annotations
 
+import logging
 from typing import Any, Callable
 
 from django.conf import settings
@@ -18,11 +19,13 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import translation
 
 from games import selectors
+from games.registry import UnknownGame, get_game
 from games.lib.dates import format_local
 from games.models import Match, Notification, Phase
 from games.services.notifications import profile_for, unsubscribe_url
 
 K = Notification.Kind
+log = logging.getLogger(__name__)
 
 
 def match_url(match: Match | None) -> str:
@@ -51,9 +54,31 @@ def _phase_context(n: Notification, zone: str) -> dict[str, Any]:
             "default_text": phase.default_text}
 
 
+def _game_email(n: Notification, lang: str) -> dict[str, Any]:
+    """A game's own block for the new-phase email (registry extras ``email_context(match,
+    seat, lang) -> dict`` and ``email_template`` / ``email_template_html``, included by the
+    body templates). A failing hook never stops the email."""
+    if n.match is None:
+        return {}
+    try:
+        game = get_game(n.match.game)
+    except UnknownGame:
+        return {}
+    hook = game.extras.get("email_context")
+    out: dict[str, Any] = {"game_email_txt": game.extras.get("email_template"),
+                           "game_email_html": game.extras.get("email_template_html")}
+    if callable(hook):
+        try:
+            out.update(hook(n.match, n.payload.get("seat"), lang))
+        except Exception:  # noqa: BLE001 - the diary lines still go out
+            log.exception("email_context of %s failed for notification %s", n.match.game, n.pk)
+            return {}
+    return out
+
+
 def ctx_new_phase(n: Notification, zone: str, lang: str) -> dict[str, Any]:
     p = n.payload
-    return {**_phase_context(n, zone),
+    return {**_phase_context(n, zone), **_game_email(n, lang),
             "lines": _lines(n.match, p.get("seat"), p.get("from_seq", 1), p.get("to_seq", 0), lang)}
 
 
