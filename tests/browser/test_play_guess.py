@@ -134,8 +134,24 @@ def test_two_players_play_a_round_of_guess(live_server, browser):
     # the countdown script ran
     assert "left" in alice.locator(".countdown").first.inner_text()
 
+    # alice sets her time zone on the profile page: deadlines follow it
+    alice.goto(f"{base}/accounts/profile/")
+    alice.get_by_label("Time zone").select_option("Europe/Rome")
+    alice.get_by_role("button", name="Save preferences").click()
+    alice.locator("#messages", has_text="Your preferences are saved").wait_for()
+    alice.goto(f"{base}/m/{match.pk}/")
+    deadline = alice.locator("#phase-status time").inner_text()
+    assert deadline.endswith(("CET", "CEST")), deadline
+
     shoot(alice, "match")
+    from tests.games.views.conftest import new_match
+    from django.contrib.auth import get_user_model
+
+    bob_user = get_user_model().objects.get(username="bob")
+    new_match(creator=bob_user, players=[bob_user], name="Sunday guess")
     alice.goto(f"{base}/")
+    assert alice.locator("#open-matches li", has_text="Sunday guess").get_by_role(
+        "button", name="Join").count() == 1
     assert "Your move" in alice.locator("body").inner_text()
     shoot(alice, "lobby")
     for name in ("match", "lobby"):
