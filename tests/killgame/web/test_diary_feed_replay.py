@@ -1,0 +1,83 @@
+"""Diary per turn and phase in the reader's language (English, Italian) with player names,
+the public feed for players and spectators, the spectator page without login, and the
+post-game replay from the Snapshots (every position once the match is over, §18.7)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from games.models import Match
+from tests.killgame.web.conftest import (client_for, close_phase, detail_url, kg_match, submit)
+
+pytestmark = pytest.mark.django_db
+
+
+def _played(config=None):
+    match, users = kg_match(3, config={"closed_zone_damage": 100, "monster_count": 0,
+                                       **(config or {})})
+    alice, bob, carol = users
+    submit(match, alice, {"type": "start_zone", "zone": "ceppo"})
+    submit(match, bob, {"type": "start_zone", "zone": "cave_nord_ovest"})
+    submit(match, carol, {"type": "start_zone", "zone": "cave_nord_ovest"})
+    close_phase(match)
+    submit(match, bob, {"type": "attack", "weapon": "sniper_rifle",
+                        "targets": ["p" + str(match.seats.get(user=carol).number)]})
+    close_phase(match)
+    return match, users
+
+
+def test_diary_is_grouped_by_turn_and_phase_with_names(db):
+    match, (alice, bob, carol) = _played()
+    html = client_for(carol).get(detail_url(match)).content.decode()
+    diary = re.search(r'id="kg-diary".*?</section>', html, re.S).group(0)
+    assert "Turn 1" in diary and "Action phase" in diary and "Tactical phase" in diary
+    assert re.search(r"u1 attacked you with the sniper rifle for \d+", diary), diary
+    feed = re.search(r'id="kg-feed".*?</section>', html, re.S).group(0)
+    assert "Cave Nord-Ovest is now closed" in feed
+    assert "attacked" not in feed  # attacks are not public
+
+
+def test_diary_in_italian_for_an_italian_reader(db):
+    match, (alice, bob, carol) = _played()
+    carol.profile.language = "it"
+    carol.profile.save()
+    html = client_for(carol).get(detail_url(match)).content.decode()
+    diary = re.search(r'id="kg-diary".*?</section>', html, re.S).group(0)
+    assert "u1" in diary and "fucile di precisione" in diary, diary
+
+
+def test_spectators_see_the_feed_and_map_states_only(db):
+    match, users = _played()
+    for client in (client_for(None),):
+        html = client.get(reverse("killgame:watch", args=[match.pk])).content.decode()
+        assert "z-closed" in html and "Cave Nord-Ovest is now closed" in html
+        assert "attacked" not in html and "Energy" not in html
+    # a logged-in stranger on the match page: the map and the feed, no panel or diary
+    from tests.killgame.web.conftest import make_user
+
+    html = client_for(make_user("stranger")).get(detail_url(match)).content.decode()
+    assert 'id="kg-map"' in html and 'id="kg-feed"' in html
+    assert 'id="kg-panel"' not in html and 'id="kg-diary"' not in html
+
+
+def test_replay_opens_after_the_end_with_every_position(db):
+    match, (alice, bob, carol) = _played()
+    url = reverse("killgame:replay", args=[match.pk])
+    assert client_for(None).get(url).status_code == 409  # not over yet
+    close_phase(match)  # Bob and Carol stayed in the closed zone: Alice wins
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    resp = client_for(None).get(url, {"step": 1})
+    html = resp.content.decode()
+    assert resp.status_code == 200
+    assert "Turn 1, tactical phase closed" in html
+    people = re.search(r'id="replay-people".*?</table>', html, re.S).group(0)
+    assert "Ceppo" in people and "Cave Nord-Ovest" in people  # every position
+    assert match.seed in html  # the seed is public now
+    assert client_for(None).get(url, {"step": "junk"}).status_code == 200
+    assert client_for(None).get(url, {"step": 999}).status_code == 200
+    final = client_for(alice).get(detail_url(match)).content.decode()
+    assert "u0 won" in final and 'id="kg-replay-link"' in final
