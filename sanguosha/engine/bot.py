@@ -124,6 +124,32 @@ def _play(view: JSON, opt: JSON, rng: random.Random) -> JSON:
     return rng.choice(top)
 
 
+def _cost(view: JSON, opt: JSON) -> JSON:
+    """Pay an optional cost when it clearly helps (never the last Peach)."""
+    me = view["you"]
+    seat = view["seats"][me]
+    cards = [c for c in opt["cards"] if view["cards"].get(str(c), {}).get("id") != "peach"]
+    n = opt["count"]
+    if len(cards) < n:
+        return {"decline": True}
+    why = opt["why"]
+    if why == "liuli":
+        by = opt.get("targets_by_card", {})
+        enemies = _enemies(view)
+        for c in cards:
+            ts = [t for t in by.get(str(c), []) if t in enemies]
+            if ts:
+                return {"cards": [c], "target": ts[0]}
+        return {"decline": True}
+    if why == "ganglie" and seat["hp"] <= 2:
+        return {"cards": cards[-n:]}
+    if why == "axe" and len(cards) >= n + 1:
+        return {"cards": cards[-n:]}
+    if why == "double_swords" and len(seat.get("hand", [])) > seat["hp"]:
+        return {"cards": cards[-n:]}
+    return {"decline": True}
+
+
 def choose(view: JSON, seed: str) -> JSON:
     """One legal order for the open ask of ``view['you']``."""
     ask = view["ask"]
@@ -179,5 +205,5 @@ def choose(view: JSON, seed: str) -> JSON:
     if kind == "distribute":
         return {"keep": True}
     if kind == "optional_cost":
-        return {"decline": True}
+        return _cost(view, opt)
     return dict(view.get("default") or {})
