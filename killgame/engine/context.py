@@ -43,6 +43,7 @@ class Ctx:
             "damage": dict(st.get("damage", {})), "deaths": dict(st.get("deaths", {})),
             "rewards": st.get("rewards", 0), "punishments": st.get("punishments", 0)}
         self.events: list[Event] = []
+        self._solo: dict[int, frozenset[int]] = {}
         self.died_now: list[MPlayer] = []
         self.monsters_died_now: list[MMonster] = []
         #: zone -> seats that see events there (living players at the start of the close)
@@ -57,8 +58,12 @@ class Ctx:
         self.events.append(Event(kind, data, seats))
 
     def me(self, p: MPlayer, kind: str, data: dict[str, Any]) -> None:
+        """A private event of ``p`` (§18.1)."""
         data.setdefault("player", p.pid)
-        self.events.append(Event(kind, data, frozenset((p.seat,))))
+        solo = self._solo.get(p.seat)
+        if solo is None:
+            solo = self._solo[p.seat] = frozenset((p.seat,))
+        self.events.append(Event(kind, data, solo))
 
     # -- queries ------------------------------------------------------------------------
     def living_players(self) -> list[MPlayer]:
