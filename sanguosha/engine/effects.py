@@ -119,9 +119,24 @@ def kill_options_on(ctx: Ctx, a: int) -> list[JSON]:
 
 @handler("collateral")
 def h_collateral(ctx: Ctx, f: JSON) -> None:
+    """Borrowed Sword on A (§7.2): A may Kill B (Rouse included), else A's weapon goes to the user."""
     user, a, b = f["user"], f["target"], f["sub"]
+    if "help" in f:  # a Rouse attempt came back
+        got = f.pop("help")
+        if got:
+            ctx.ret(f)
+            begin_use(ctx, a, dict(got, user=a, skill="jijiang"), [b], counted=False)
+            return
     if "ans" in f:
         o = f.pop("ans")[str(a)]
+        if o.get("lord_skill"):
+            f["tried_lord"] = True
+            helpers = [h for h in ctx.action_order(ctx.st["current"])
+                       if h != a and ctx.kingdom(h) == "shu"]
+            ctx.emit("skill", {"seat": a, "skill": "jijiang"})
+            ctx.push({"t": "lord_help", "lord": a, "name": "slash", "helpers": helpers, "i": 0,
+                      "ret": "help", "use": True})
+            return
         if not o.get("decline"):
             cards = o["cards"] if o.get("cards") else [o["card"]]
             skill = "spear" if len(cards) == 2 else None
@@ -130,8 +145,12 @@ def h_collateral(ctx: Ctx, f: JSON) -> None:
             begin_use(ctx, a, d, [b], counted=False)
             return
         ctx.emit("decline", {"seat": a, "name": "collateral"})
-    elif ctx.alive(b) and (can_public_kill(ctx, a)):
-        opts: JSON = {"cards": kill_options_on(ctx, a), "target": b, "decline": True}
+        f["declined"] = True
+    rouse = bool(ctx.has(a, "jijiang") and not f.get("tried_lord")
+                 and any(ctx.kingdom(o) == "shu" for o in ctx.living() if o != a))
+    if not f.get("declined") and ctx.alive(b) and (can_public_kill(ctx, a) or rouse):
+        opts: JSON = {"cards": kill_options_on(ctx, a), "target": b, "decline": True,
+                      "lord_skill": rouse}
         pair = spear_pair(ctx, a)
         if pair:
             opts["pair"] = pair

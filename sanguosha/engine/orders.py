@@ -271,6 +271,10 @@ def _check_distribute(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> 
 def _check_borrowed(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> None:
     if order.get("decline"):
         return
+    if order.get("lord_skill"):
+        if not opt.get("lord_skill"):
+            raise E.IllegalOrder("Rouse cannot help now.")
+        return
     _card_choice(order, opt, "slash")
 
 

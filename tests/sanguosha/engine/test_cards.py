@@ -145,3 +145,22 @@ def test_blind_slots_are_shuffled_with_the_phase_seed_outside_scenarios():
         assert all("card" not in x for x in view["legal"]["slots"])
     assert maps[0] == maps[1]
     assert len({tuple(m) for m in maps}) > 1
+
+
+def test_borrowed_sword_lord_may_rouse_a_kill():
+    st = position([seat("lord", character="liubei", equip={"weapon": 95}), seat("rebel", hand=[68]),
+                   seat("loyalist", character="guanyu", hand=[8]), seat("renegade")], current=1)
+    st = answer(st, 1, {"use": 68, "targets": [0], "sub_target": 3})
+    assert ask(st)["kind"] == "borrowed_sword" and ask(st)["options"]["0"]["lord_skill"]
+    st = answer(st, 0, {"lord_skill": True})
+    assert ask(st)["awaited"] == [2]
+    st = answer(st, 2, {"card": 8})
+    assert hp(st, 3) == 3 and st.raw["seats"][0]["equip"]["weapon"] == 95
+
+
+def test_borrowed_sword_rouse_fails_then_the_weapon_moves():
+    st = position([seat("lord", character="liubei", equip={"weapon": 95}), seat("rebel", hand=[68]),
+                   seat("loyalist", character="guanyu"), seat("renegade")], current=1)
+    st = answer(st, 1, {"use": 68, "targets": [0], "sub_target": 3})
+    st = answer(st, 0, {"lord_skill": True})  # Guan Yu has no card: not asked; no Kill
+    assert ask(st)["kind"] == "play" and st.raw["seats"][1]["hand"] == [95]
