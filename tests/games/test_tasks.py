@@ -125,3 +125,54 @@ def test_daily_digest_at_seven_local_time(mailoutbox, django_capture_on_commit_c
     assert len(digest) == 1 and digest[0].to == [reader.email]
     assert "Round 1: the number was" in digest[0].body
     assert "77" not in digest[0].body.split("Round 1")[0]  # another seat's guess stays hidden
+
+
+def test_your_turn_when_the_next_phase_awaits_only_some_seats():
+    from games.models import Phase
+    from games.services.notifications import new_phase_rows
+
+    match = make_match(players=3)
+    closed = selectors.current_phase(match)
+    opened = Phase(match=match, number=2, kind="ask:dodge", seed="x", opens_at=CURRENT_TIME,
+                   deadline_at=CURRENT_TIME + timedelta(hours=1), awaited=[1])
+    opened.pk = closed.pk  # any saved phase will do for the payload
+    rows = new_phase_rows(match=match, closed=closed, opened=opened, from_seq=1, to_seq=0)
+    kinds = {row.payload["seat"]: row.kind for row in rows}
+    assert kinds == {0: "new_phase", 1: "your_turn", 2: "new_phase"}
+    opened.deadline_at = None  # solo steps: no email per step
+    assert new_phase_rows(match=match, closed=closed, opened=opened, from_seq=1, to_seq=0) == []
+
+
+def test_the_embedded_run_command_seeds_a_director_and_a_demo_match(capsys):
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    call_command("run", "--no-serve")
+    out = capsys.readouterr().out
+    assert "username 'admin', password 'admin'" in out
+    admin = get_user_model().objects.get(username="admin")
+    assert admin.is_superuser and admin.check_password("admin")
+    demo = Match.objects.get(game="guess")
+    assert demo.status == Match.Status.RUNNING and demo.seats.count() >= 1
+    assert selectors.current_phase(demo) is not None
+    before = Match.objects.count()
+    call_command("run", "--no-serve")  # a second start seeds nothing more
+    assert Match.objects.count() == before
+    assert Match.objects.filter(game="guess").count() == 1
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=False)
+def test_bench_deadlines_closes_everything_once_with_real_workers(capsys):
+    """The benchmark itself, small: real beat + 2 Celery workers on PostgreSQL + Redis."""
+    import json
+
+    from django.core.management import call_command
+
+    call_command("bench_deadlines", "--matches", "20", "--json", "--timeout", "90",
+                 "--drain-timeout", "60")
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert result["matches"] == result["closed"] == 20
+    assert result["closed_twice"] == 0
+    assert result["emails_queued"] == 60 == result["emails_sent"]
+    assert result["seconds"] is not None and result["seconds"] > 0
