@@ -432,11 +432,14 @@ def sweep_heartbeat(*, now: datetime) -> timedelta | None:
         if last is None or now - last <= limit:
             return None
         outage = now - last
-        shifted = Phase.objects.filter(
+        missed = Phase.objects.filter(
             closed_at__isnull=True, quarantined_at__isnull=True,
             deadline_at__gt=last, deadline_at__lte=now,
-            match__status=Match.Status.RUNNING,
-        ).update(deadline_at=F("deadline_at") + outage)
+            match__status=Match.Status.RUNNING)
+        ids = list(missed.values_list("pk", flat=True))
+        shifted = Phase.objects.filter(pk__in=ids).update(deadline_at=F("deadline_at") + outage)
+        for phase in Phase.objects.filter(pk__in=ids):
+            notifications.seat_nags_schedule(phase=phase)  # reminders move with the deadline
         log.warning("dead-man switch: the sweep did not run for %s; %d deadlines pushed back",
                     outage, shifted)
         return outage
