@@ -226,7 +226,8 @@ def board(view: Mapping[str, Any] | None, match_config: Mapping[str, Any] | None
         out["dead"] = True
         out["died_turn"] = me.get("died_turn")
         return out
-    out["me"] = panel(view, names, lang)
+    out["me"] = panel(view, names, lang,
+                      max_energy=int((match_config or {}).get("max_energy", 25)))
     out["zone"] = roster(view, names)
     out["orders"] = stored_orders(view, names, lang)
     out["forms"] = order_choices(view, names, lang)
@@ -242,9 +243,9 @@ def _zone_name(view: Mapping[str, Any], zid: str | None) -> str:
     return zid
 
 
-def panel(view: Mapping[str, Any], names: Mapping[int, str], lang: str) -> dict[str, Any]:
+def panel(view: Mapping[str, Any], names: Mapping[int, str], lang: str, *,
+          max_energy: int = 25) -> dict[str, Any]:
     me = view["me"]
-    max_energy = 25
     energy = int(me["energy"])
     approval = int(me["approval"])
     backpack = []
