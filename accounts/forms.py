@@ -8,6 +8,7 @@ from functools import lru_cache
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Profile
 
@@ -24,7 +25,7 @@ def timezone_choices() -> list[tuple[str, str]]:
 class SignupForm(UserCreationForm):
     """Username, email and password (twice), checked by Django's password validators."""
 
-    email = forms.EmailField(required=True, help_text="For phase emails and password resets.")
+    email = forms.EmailField(required=True, help_text=_("For phase emails and password resets."))
 
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
@@ -33,24 +34,37 @@ class SignupForm(UserCreationForm):
     def clean_email(self) -> str:
         email = self.cleaned_data["email"].strip()
         if get_user_model().objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError("An account with this email already exists.")
+            raise forms.ValidationError(_("An account with this email already exists."))
         return email
+
+
+EMAIL_MODE_LABELS = {
+    Profile.EmailMode.PER_PHASE: _("An email for every new phase"),
+    Profile.EmailMode.DIGEST: _("One digest a day"),
+    Profile.EmailMode.OFF: _("No phase emails"),
+}
 
 
 class ProfileForm(forms.ModelForm):
     """The preferences a player sets on the profile page."""
 
-    timezone = forms.ChoiceField(choices=timezone_choices, label="Time zone",
-                                 help_text="Deadlines are shown in this time zone.")
+    timezone = forms.ChoiceField(choices=timezone_choices, label=_("Time zone"),
+                                 help_text=_("Deadlines are shown in this time zone."))
     reminder_hours = forms.IntegerField(
-        min_value=0, max_value=MAX_REMINDER_HOURS, label="Reminder lead time (hours)",
-        help_text="Remind me this many hours before a deadline I have not checked in for "
-                  "(0 = never).")
+        min_value=0, max_value=MAX_REMINDER_HOURS, label=_("Reminder lead time (hours)"),
+        help_text=_("Remind me this many hours before a deadline I have not checked in for "
+                    "(0 = never)."))
 
     class Meta:
         model = Profile
         fields = ("timezone", "language", "email_mode", "reminder_hours", "email_match_events")
-        labels = {"language": "Language", "email_mode": "Phase emails",
-                  "email_match_events": "Email me when my matches start and end"}
+        labels = {"language": _("Language"), "email_mode": _("Phase emails"),
+                  "email_match_events": _("Email me when my matches start and end")}
         widgets = {"email_mode": forms.RadioSelect}
         help_texts = {"email_match_events": ""}
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["email_mode"].choices = [
+            (value, EMAIL_MODE_LABELS.get(value, label))
+            for value, label in self.fields["email_mode"].choices]

@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -19,8 +20,8 @@ from accounts.forms import ProfileForm, SignupForm
 from accounts.models import ApiToken, Profile, new_api_key
 from games.exceptions import ApplicationError
 
-PROFILE_SAVED = "Your preferences are saved."
-TOKEN_REGENERATED = "A new API token was made; the old one no longer works."
+PROFILE_SAVED = _("Your preferences are saved.")
+TOKEN_REGENERATED = _("A new API token was made; the old one no longer works.")
 
 
 def _safe_next(request: HttpRequest) -> str | None:

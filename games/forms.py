@@ -12,26 +12,27 @@ from django import forms
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.timezone import now as timezone_now
+from django.utils.translation import gettext_lazy as _
 
 from accounts.forms import timezone_choices
 from games import registry
 from games.rules import ConfigField, RulesError
 
 CONFIG_PREFIX = "cfg_"
-ORDER_NOT_JSON = "The order is not valid JSON: {error}."
-ORDER_NOT_OBJECT = "An order must be a JSON object, like {\"key\": value}."
-MAX_PLAYERS_BELOW_MIN = "The maximum cannot be below the minimum."
-STARTS_IN_THE_PAST = "Choose a start time in the future (or leave it empty)."
+ORDER_NOT_JSON = _("The order is not valid JSON: {error}.")
+ORDER_NOT_OBJECT = _("An order must be a JSON object, like {\"key\": value}.")
+MAX_PLAYERS_BELOW_MIN = _("The maximum cannot be below the minimum.")
+STARTS_IN_THE_PAST = _("Choose a start time in the future (or leave it empty).")
 
 
 class LobbyFilterForm(forms.Form):
     """``?game=&status=`` on the lobby; unknown values are ignored, never an error page."""
 
-    STATUS_CHOICES = [("forming", "Forming"), ("running", "Running"),
-                      ("finished", "Finished"), ("all", "All")]
+    STATUS_CHOICES = [("forming", _("Forming")), ("running", _("Running")),
+                      ("finished", _("Finished")), ("all", _("All"))]
 
-    game = forms.ChoiceField(required=False, label="Game")
-    status = forms.ChoiceField(required=False, choices=STATUS_CHOICES, label="Status")
+    game = forms.ChoiceField(required=False, label=_("Game"))
+    status = forms.ChoiceField(required=False, choices=STATUS_CHOICES, label=_("Status"))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -53,12 +54,12 @@ def config_field(spec: ConfigField, default: Any = None) -> forms.Field:
     label = spec.label or spec.key.replace("_", " ").capitalize()
     default_text: Any = default
     if spec.type == "json":
-        default_text = "as shown" if len(json.dumps(default)) > 60 else json.dumps(default)
+        default_text = _("as shown") if len(json.dumps(default)) > 60 else json.dumps(default)
     if spec.type == "choice":
         default_text = dict(spec.choices).get(default, default)
     if spec.type == "bool":
-        default_text = "yes" if default else "no"
-    help_text = " ".join(p for p in (spec.help, f"Default: {default_text}.") if p)
+        default_text = _("yes") if default else _("no")
+    help_text = " ".join(p for p in (spec.help, str(_("Default: %(value)s.") % {"value": default_text})) if p)
     common: dict[str, Any] = {"label": label, "help_text": help_text, "initial": default}
     if spec.type == "int":
         return forms.IntegerField(min_value=spec.min, max_value=spec.max, **common)
@@ -74,20 +75,20 @@ def config_field(spec: ConfigField, default: Any = None) -> forms.Field:
 class MatchCreateForm(forms.Form):
     """A new match of one game: name, players, time zone, deadlines, privacy, config."""
 
-    name = forms.CharField(max_length=100)
-    min_players = forms.IntegerField(label="Minimum players")
-    max_players = forms.IntegerField(label="Maximum players")
-    timezone = forms.ChoiceField(choices=timezone_choices, label="Match time zone",
-                                 help_text="Scheduled deadlines follow this zone's wall clock.")
+    name = forms.CharField(max_length=100, label=_("Name"))
+    min_players = forms.IntegerField(label=_("Minimum players"))
+    max_players = forms.IntegerField(label=_("Maximum players"))
+    timezone = forms.ChoiceField(choices=timezone_choices, label=_("Match time zone"),
+                                 help_text=_("Scheduled deadlines follow this zone's wall clock."))
     phase_hours = forms.IntegerField(
-        required=False, min_value=1, max_value=24 * 14, label="Hours per phase",
-        help_text="Leave empty for the game's default schedule.")
+        required=False, min_value=1, max_value=24 * 14, label=_("Hours per phase"),
+        help_text=_("Leave empty for the game's default schedule."))
     starts_at = forms.DateTimeField(
-        required=False, label="Start automatically at",
+        required=False, label=_("Start automatically at"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
-        help_text="In your time zone. Leave empty to start by hand.")
-    is_private = forms.BooleanField(required=False, label="Private (invite link only)")
-    join = forms.BooleanField(required=False, initial=True, label="I play in this match")
+        help_text=_("In your time zone. Leave empty to start by hand."))
+    is_private = forms.BooleanField(required=False, label=_("Private (invite link only)"))
+    join = forms.BooleanField(required=False, initial=True, label=_("I play in this match"))
 
     def __init__(self, *args: Any, game: registry.GameEntry, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -185,7 +186,7 @@ class OrderForm(forms.Form):
 
     order = forms.CharField(widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false",
                                                          "class": "mono"}),
-                            label="Your order (JSON)", max_length=20000)
+                            label=_("Your order (JSON)"), max_length=20000)
 
     def clean_order(self) -> dict[str, Any]:
         raw = self.cleaned_data["order"]

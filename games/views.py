@@ -18,6 +18,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import registry
@@ -29,18 +30,18 @@ from games.services.matches import match_create, match_join, match_leave, match_
 from games.services.orders import order_submit
 from games.services.seats import seat_checkin, seat_checkin_withdraw
 
-NOT_A_PLAYER = "You do not have a seat in this match."
-ORDER_SAVED = "Your order is saved. You can change it until you check in or the phase closes."
-CHECKED_IN = "You checked in."
-CHECKIN_WITHDRAWN = "Your check-in is withdrawn: you can change your orders."
-JOINED = "You joined the match."
-LEFT = "You left the match."
-STARTED = "The match has started."
-CREATED = "The match is created."
-NOT_ALLOWED_TO_START = "Only the match's creator or the director can start it."
-UNKNOWN_GAME = "There is no game called {slug!r}."
-GAME_NOT_INSTALLED = "The game {slug!r} is not installed on this server; nothing can be played now."
-DAMAGED_FORM = "This form is damaged ({name} is not a number); reload the page and try again."
+NOT_A_PLAYER = _("You do not have a seat in this match.")
+ORDER_SAVED = _("Your order is saved. You can change it until you check in or the phase closes.")
+CHECKED_IN = _("You checked in.")
+CHECKIN_WITHDRAWN = _("Your check-in is withdrawn: you can change your orders.")
+JOINED = _("You joined the match.")
+LEFT = _("You left the match.")
+STARTED = _("The match has started.")
+CREATED = _("The match is created.")
+NOT_ALLOWED_TO_START = _("Only the match's creator or the director can start it.")
+UNKNOWN_GAME = _("There is no game called {slug!r}.")
+GAME_NOT_INSTALLED = _("The game {slug!r} is not installed on this server; nothing can be played now.")
+DAMAGED_FORM = _("This form is damaged ({name} is not a number); reload the page and try again.")
 
 
 def _get_match_for_user(request: HttpRequest, match_id: int) -> Match:

@@ -25,6 +25,7 @@ from django import forms
 from django.db.models import Count, Q
 from django.http import HttpRequest, QueryDict
 from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext_lazy as _
 
 from games import registry, selectors
 from games.exceptions import ApplicationError
@@ -36,6 +37,7 @@ GENERIC_BOARD = "games/fragments/board_generic.html"
 GENERIC_ORDER_FORM = "games/fragments/order_form_generic.html"
 LIVE_STATUSES = (Match.Status.RUNNING, Match.Status.PAUSED)
 HISTORY_LIMIT = 100
+ORDER_FORM_INVALID = _("This order form is not valid.")
 
 
 class OrderFormInvalid(Exception):
@@ -277,9 +279,9 @@ def order_payload_from_post(slug: str, post: QueryDict) -> dict[str, Any]:
         except forms.ValidationError as exc:
             raise OrderFormInvalid(" ".join(exc.messages)) from None
         except (ValueError, TypeError, KeyError) as exc:
-            raise OrderFormInvalid(str(exc) or "This order form is not valid.") from None
+            raise OrderFormInvalid(str(exc) or str(ORDER_FORM_INVALID)) from None
         if not isinstance(payload, dict):
-            raise OrderFormInvalid("This order form is not valid.")
+            raise OrderFormInvalid(str(ORDER_FORM_INVALID))
         return payload
     form = OrderForm(post)
     if not form.is_valid():

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from django import template
+from django.utils.translation import gettext as _
 
 register = template.Library()
 
@@ -23,7 +24,7 @@ def pretty(value: Any) -> str:
     if value is None:
         return "—"
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return str(_("yes")) if value else str(_("no"))
     if isinstance(value, (dict, list, tuple)):
         return json.dumps(value, indent=1, ensure_ascii=False, sort_keys=True)
     return str(value)

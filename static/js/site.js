@@ -2,13 +2,14 @@
    plain local time stays on the page. Re-applied after every htmx swap. */
 (function () {
   "use strict";
+  var words = {left: "left", closing: "closing…"};
   function fmt(ms) {
-    if (ms <= 0) return "closing…";
+    if (ms <= 0) return words.closing;
     var s = Math.floor(ms / 1000), d = Math.floor(s / 86400), h = Math.floor(s % 86400 / 3600),
         m = Math.floor(s % 3600 / 60), sec = s % 60;
-    if (d > 0) return d + "d " + h + "h " + m + "m left";
-    if (h > 0) return h + "h " + m + "m left";
-    return m + "m " + (sec < 10 ? "0" : "") + sec + "s left";
+    if (d > 0) return d + "d " + h + "h " + m + "m " + words.left;
+    if (h > 0) return h + "h " + m + "m " + words.left;
+    return m + "m " + (sec < 10 ? "0" : "") + sec + "s " + words.left;
   }
   function tick() {
     var now = Date.now();
@@ -27,6 +28,9 @@
     });
   }
   document.addEventListener("DOMContentLoaded", function () {
+    var b = document.body.dataset;  // translated words from base.html
+    words.left = b.i18nLeft || words.left;
+    words.closing = b.i18nClosing || words.closing;
     tick();
     setInterval(tick, 1000);
     document.body.addEventListener("htmx:afterSwap", tick);

@@ -337,3 +337,16 @@ def test_htmx_actions_answer_with_fragments(running_match, player_client):
     assert resp.status_code == 409
     assert 'id="action-error"' in resp.content.decode()
     assert "phase has changed" in resp.content.decode()
+
+
+def test_pages_follow_the_profile_language(running_match, player, player_client):
+    """Italian players get the framework pages in Italian (games/locale/it)."""
+    Profile.objects.filter(user=player).update(language="it")
+    text = page_text(player_client.get(detail_url(running_match)))
+    assert "I tuoi ordini" in text and "Check-in: ho finito" in text
+    assert "0 su 2 hanno fatto il check-in" in text
+    text = page_text(player_client.get(reverse("games:lobby")))
+    assert "Le mie partite" in text and "Tocca a te" in text
+    resp = post_order(player_client, running_match, '{"guess": 12}')
+    page = page_text(player_client.get(detail_url(running_match)))
+    assert resp.status_code == 302 and "Il tuo ordine è salvato" in page
