@@ -75,14 +75,34 @@ def button(page, text: str):
     return page.locator("#ask-buttons button", has_text=text).first
 
 
-def click_answer(page, text: str, *, target: int | None = None) -> None:
-    """Wait for the option (the page polls), tick the target seat, press the button."""
+def version(match_id: int) -> int:
+    return Match.objects.values_list("version", flat=True).get(pk=match_id)
+
+
+def in_sync(pages, match_id: int) -> None:
+    """Wait until every page shows the match's current version (the table polls)."""
+    v = version(match_id)
+    for p in pages:
+        p.wait_for_function(
+            f"() => {{ const t = document.querySelector('#table');"
+            f" return t && Number(t.dataset.version) >= {v}; }}", timeout=WAIT)
+
+
+def click_answer(page, text: str, *, target: int | None = None, match_id: int,
+                 everyone=()) -> None:
+    """On the current table (every page caught up by polling), tick the target seat,
+    press the option; the server's answer (htmx) is the table after the ask closed."""
+    in_sync([page, *everyone], match_id)
+    before = version(match_id)
     b = button(page, text)
     b.wait_for(timeout=WAIT)
     if target is not None:
         page.locator(f"#seat-{target} input[name=targets]").check()
     b.click()
-    page.locator("#answered, #ask-sentence").first.wait_for(timeout=WAIT)
+    page.wait_for_function(
+        f"() => Number(document.querySelector('#table').dataset.version) > {before}",
+        timeout=WAIT)
+    assert page.locator("#answer-error").count() == 0, page.locator("#answer-error").inner_text()
 
 
 def shoot(page, name: str) -> None:
@@ -159,29 +179,31 @@ def test_four_players_play_to_the_end(live_server, browser):
     assert not lord.title().startswith("(!)")
     shoot(rebel, "table")
 
+    sync = {"match_id": match.pk, "everyone": list(pages.values())}
+
     # a Kill on the lord (a legal target is ticked), then the lord's Dodge
-    click_answer(rebel, "Use Kill", target=0)
+    click_answer(rebel, "Use Kill", target=0, **sync)
     button(lord, "Play Dodge").wait_for(timeout=WAIT)  # by htmx polling, no reload
     assert lord.title().startswith("(!) Your move")
     assert "If you do nothing by the deadline: you decline." in lord.locator("#ask").inner_text()
     shoot(lord, "ask")
-    click_answer(lord, "Play Dodge")
+    click_answer(lord, "Play Dodge", **sync)
     rebel.locator("#log", has_text="Dodge").wait_for(timeout=WAIT)
 
     # a Duel: the lord negates it, the renegade negates the Negate (a chain)
-    click_answer(rebel, "Use Duel", target=0)
-    click_answer(lord, "Negate with")
+    click_answer(rebel, "Use Duel", target=0, **sync)
+    click_answer(lord, "Negate with", **sync)
     assert renegade.locator("#ask", has_text="awaited").count() == 0  # who holds one is secret
-    click_answer(renegade, "Negate with")
+    click_answer(renegade, "Negate with", **sync)
 
     # the Duel hits: the lord is dying; the rebel passes, the loyalist pledges a Peach
-    click_answer(rebel, "Pass")
-    click_answer(loyalist, "as Peach")
+    click_answer(rebel, "Pass", **sync)
+    click_answer(loyalist, "as Peach", **sync)
     rebel.locator("#seat-0 .hp", has_text="1/4").wait_for(timeout=WAIT)
 
     # a second Kill (Roar); nobody can save the lord now
-    click_answer(rebel, "Use Kill", target=0)
-    click_answer(loyalist, "Pass")
+    click_answer(rebel, "Use Kill", target=0, **sync)
+    click_answer(loyalist, "Pass", **sync)
 
     # the end: the lord died, the rebel won; every hand and identity is open to all
     for p in pages.values():

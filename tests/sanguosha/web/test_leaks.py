@@ -120,11 +120,15 @@ def test_no_page_fragment_or_api_answer_leaks_hidden_information(position):
             "fragment": reverse("sanguosha:table-poll", args=[match.pk]),
             "match page": reverse("games:match-detail", args=[match.pk]),
             "match poll": reverse("games:match-poll", args=[match.pk]),
+            "lobby": reverse("games:lobby") + "?status=all",
+            "api matches": reverse("games:api-matches"),
         }
         for where, url in urls.items():
             resp = c.get(url)
             assert resp.status_code == 200, where
             html = resp.content.decode()
+            if where == "api matches":
+                html = json.dumps(resp.json(), ensure_ascii=False)
             _check_text(html, tokens, f"{where} for seat {viewer}")
             _check_html_numbers(html, hidden, f"{where} for seat {viewer}")
             if where in ("table", "fragment"):
