@@ -21,8 +21,9 @@ from games import selectors
 from games.exceptions import ApplicationError
 from games.forms import parse_int
 from games.lib import pages as game_pages
-from games.models import Match, Seat, Snapshot
+from games.models import DiaryEntry, Match, Seat, Snapshot
 from games.registry import get_rules
+from games.rules import Event
 from games.services.orders import order_submit
 from killgame import pages
 
@@ -172,8 +173,20 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     lang = "it" if str(getattr(request, "LANGUAGE_CODE", "en")).startswith("it") else "en"
     events: list[Any] = []
     if snap.phase_id is not None:
-        events = [pages.with_names(line.text, names) for line in selectors.diary_for_seat(
-            match, None, lang=lang, omniscient=True) if line.phase_id == snap.phase_id]
+        # every row of that phase (public once the match is over, §18.7); a row meant for one
+        # player is told from that player's point of view, with their name in front
+        for row in DiaryEntry.objects.filter(match=match, phase_id=snap.phase_id).order_by("seq"):
+            vis = row.visible_to
+            viewer = next(iter(vis)) if vis is not None and len(vis) == 1 else None
+            try:
+                text = engine.describe(Event(kind=row.kind, data=row.payload, visible_to=vis),
+                                       viewer, lang)
+            except Exception:  # noqa: BLE001 - a broken sentence must not break the page
+                text = row.kind
+            if not text.strip():
+                continue
+            text = pages.with_names(text, names)
+            events.append(f"{names.get(viewer, '')}: {text}" if viewer is not None else text)
     label = ("Start" if snap.phase is None else
              f"Turn {snap.phase.turn}, {snap.phase.kind} phase closed")
     return render(request, "killgame/replay.html", {

@@ -77,6 +77,8 @@ def test_replay_opens_after_the_end_with_every_position(db):
     people = re.search(r'id="replay-people".*?</table>', html, re.S).group(0)
     assert "Ceppo" in people and "Cave Nord-Ovest" in people  # every position
     assert match.seed in html  # the seed is public now
+    events = re.search(r'id="replay-events".*?</ol>', html, re.S).group(0)
+    assert "u0: You start in Ceppo." in events and "u2: You start in Cave Nord-Ovest." in events
     assert client_for(None).get(url, {"step": "junk"}).status_code == 200
     assert client_for(None).get(url, {"step": 999}).status_code == 200
     final = client_for(alice).get(detail_url(match)).content.decode()
