@@ -48,7 +48,7 @@ def order_from_post(post: QueryDict) -> dict[str, Any]:
     ``pick`` (JSON object) is the base order. Meta keys: ``_t`` take the ticked
     ``targets`` (``_auto``: the one legal target when none is ticked); ``_c`` take the
     ticked ``cards`` as ``cards``; ``_p`` as ``peaches``; ``_u`` as ``use`` (two cards as one Kill); ``_s`` take ``sub_target``;
-    ``_tt`` take one ticked target as ``target``; ``_arr`` build ``top``/``bottom`` from
+    ``_tt`` take one ticked target as ``target``; ``_o`` put ``first_target`` first among two ticked targets (Sow Discord); ``_arr`` build ``top``/``bottom`` from
     ``place_<card>``; ``_give`` build ``give`` from ``give_<card>``. ``ask`` (hidden) is
     the ask number the page showed (a later ask refuses it as stale).
     """
@@ -69,6 +69,10 @@ def order_from_post(post: QueryDict) -> dict[str, Any]:
         if not targets and isinstance(meta.get("_auto"), list):
             targets = [t for t in meta["_auto"] if isinstance(t, int)]
         order["targets"] = targets
+    if meta.get("_o") and len(order.get("targets") or []) == 2:
+        first = _ints(post, "first_target", "The first target")
+        if first and first[0] in order["targets"]:
+            order["targets"] = [first[0]] + [t for t in order["targets"] if t != first[0]]
     if meta.get("_tt"):
         if len(targets) > 1:
             raise forms.ValidationError("Choose exactly one player.")

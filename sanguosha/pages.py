@@ -261,6 +261,8 @@ def ask_buttons(view: dict[str, Any], names: dict[int, str]) -> list[Button]:
                 ts = list(a.get("targets") or [])
                 if a.get("max_targets", 0) > 0:
                     meta.update({"_t": 1, **_auto(ts, a.get("min_targets", 0))})
+                    if a.get("ordered"):
+                        meta["_o"] = 1
                     hint.append(f"{a.get('min_targets')}–{a.get('max_targets')} target(s)"
                                 + (" in order" if a.get("ordered") else ""))
                 out.append(Button(skill_name(a["skill"]), _pick(skill=a["skill"], **meta),
@@ -470,6 +472,7 @@ def board_context(view: dict[str, Any], me: int | None, names: dict[int, str], *
     ctx["default_text"] = default_sentence(view, view.get("default"))
     ctx["takes_targets"] = any(b.targets for b in buttons)
     ctx["sub_target"] = any('"_s"' in b.value for b in buttons)
+    ctx["first_target"] = any('"_o"' in b.value for b in buttons)
     ctx["living"] = [s for s in seats if s.alive]
     legal = view.get("legal") or {}
     ctx["arrange_cards"] = ([_card(view, c) for c in legal.get("cards", [])]

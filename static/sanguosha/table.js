@@ -26,3 +26,35 @@
   });
   document.addEventListener("htmx:afterSwap", refresh);
 })();
+
+/* A poll that swaps the table while the same ask is open keeps what the player ticked. */
+(function () {
+  "use strict";
+  var kept = null;
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var form = document.getElementById("ask-form");
+    if (!form || !e.detail.target || e.detail.target.id !== "table") return;
+    if (e.detail.requestConfig && e.detail.requestConfig.verb !== "get") { kept = null; return; }
+    var ask = form.querySelector("input[name=ask]");
+    kept = {ask: ask ? ask.value : null, boxes: [], selects: {}};
+    form.querySelectorAll("input[type=checkbox]:checked").forEach(function (el) {
+      kept.boxes.push(el.name + "=" + el.value);
+    });
+    form.querySelectorAll("select").forEach(function (el) { kept.selects[el.name] = el.value; });
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    var form = document.getElementById("ask-form");
+    if (!form || !kept) return;
+    var ask = form.querySelector("input[name=ask]");
+    if (ask && ask.value === kept.ask) {
+      form.querySelectorAll("input[type=checkbox]").forEach(function (el) {
+        if (kept.boxes.indexOf(el.name + "=" + el.value) >= 0) el.checked = true;
+      });
+      form.querySelectorAll("select").forEach(function (el) {
+        if (kept.selects[el.name] !== undefined) el.value = kept.selects[el.name];
+      });
+      form.dispatchEvent(new Event("change", {bubbles: true}));
+    }
+    kept = null;
+  });
+})();
