@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from games import selectors
 from games.lib import pages as game_pages
-from games.models import Match, Seat
+from games.models import CheckIn, Match, Seat
 from sanguosha.engine.data import (CARD_TYPES, CHARACTERS, IDENTITY_NAMES, RANK_TEXT, SKILL_NAMES,
                                    SUIT_SYMBOL)
 
@@ -410,7 +410,13 @@ def table_context(request: HttpRequest, match: Match, *, error: str | None = Non
         return ctx
     ctx.update(board_context(view, me, names, bots=bots, finished=finished,
                              omniscient=omniscient))
-    ctx["your_move"] = bool(ctx["buttons"] and ctx["answered"] is None
+    ctx["withdraw_url"] = reverse("sanguosha:answer-withdraw", args=[match.pk])
+    ctx["checked_in"] = bool(phase is not None and me is not None
+                             and CheckIn.objects.filter(phase=phase, seat=seat).exists())
+    # an answer counts as given while the seat is checked in; a withdrawn one may be replaced
+    ctx["previous_answer"] = ctx["answered"] if not ctx["checked_in"] else None
+    ctx["answered"] = ctx["answered"] if ctx["checked_in"] else None
+    ctx["your_move"] = bool(ctx["buttons"] and not ctx["checked_in"]
                             and match.status == Match.Status.RUNNING
                             and phase is not None and me in (phase.awaited or []))
     return ctx

@@ -13,6 +13,7 @@ urlpatterns = [
     path("m/<int:match_id>/", views.table, name="table"),
     path("m/<int:match_id>/fragment/", views.table_poll, name="table-poll"),
     path("m/<int:match_id>/answer/", views.answer, name="answer"),
+    path("m/<int:match_id>/answer/withdraw/", views.answer_withdraw, name="answer-withdraw"),
     path("cards/", views.catalogue, name="catalogue"),
     path("cards/<slug:slug>/", views.card_detail, name="card"),
     path("characters/<slug:slug>/", views.character_detail, name="character"),

@@ -24,12 +24,14 @@ from games.lib import pages as game_pages
 from games.models import Match
 from games.services.matches import match_create, match_join
 from games.services.orders import order_submit
+from games.services.seats import seat_checkin_withdraw
 from sanguosha import pages
 from sanguosha.forms import TableCreateForm, schedule_for
 from sanguosha.models import CardType, Character, Skill
 
 SLUG = "sanguosha"
 ANSWER_SAVED = "Your answer is in."
+ANSWER_REOPENED = "You can change your answer until the ask closes."
 NOT_A_PLAYER = "You do not have a seat at this table."
 NOT_THIS_GAME = "This match is not a Three Kingdoms Kill table."
 DAMAGED = "This form is damaged (phase_id is not a number); reload the page and try again."
@@ -123,6 +125,32 @@ def answer(request: HttpRequest, match_id: int) -> HttpResponse:
     if fragment:
         return _render_table(request, match, fragment=True)
     messages.success(request, ANSWER_SAVED)
+    return redirect(reverse("sanguosha:table", args=[match.pk]))
+
+
+@login_required
+@require_POST
+def answer_withdraw(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Take an answer back while the ask is open, to give another (refused in a Negate
+    window once a Negate closed it: ``checkin_final``)."""
+    match = _get_table(request, match_id)
+    fragment = bool(getattr(request, "htmx", False))
+    seat = game_pages.seat_of(match, request.user)
+    if seat is None:
+        return _render_table(request, match, status=403, error=NOT_A_PLAYER, fragment=fragment)
+    raw_phase = request.POST.get("phase_id", "").strip()
+    phase_id = parse_int(raw_phase) if raw_phase else None
+    if raw_phase and phase_id is None:
+        return _render_table(request, match, status=400, error=DAMAGED, fragment=fragment)
+    try:
+        seat_checkin_withdraw(match=match, seat=seat, phase_id=phase_id)
+    except ApplicationError as exc:
+        status = exc.status if 400 <= exc.status < 500 else 400
+        return _render_table(request, match, status=status, error=exc.message, fragment=fragment)
+    match.refresh_from_db()
+    if fragment:
+        return _render_table(request, match, fragment=True)
+    messages.success(request, ANSWER_REOPENED)
     return redirect(reverse("sanguosha:table", args=[match.pk]))
 
 

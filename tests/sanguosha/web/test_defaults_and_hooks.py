@@ -142,3 +142,31 @@ def test_catalogue_admin_lists_and_edits_cards_and_characters():
     resp = staff.get(reverse("admin:sanguosha_character_change",
                              args=[Character.objects.get(slug="zhugeliang").pk]))
     assert resp.status_code == 200 and "Stargazing" in resp.content.decode()
+
+
+def test_an_answer_can_be_taken_back_and_replaced_until_the_ask_closes():
+    match = table_at("rescue")
+    st = _state(match)
+    ask = st["ask"]
+    seat = next(s for s in ask["awaited"] if ask["options"][str(s)]["cards"])
+    peach = ask["options"][str(seat)]["cards"][0]
+    c = seat_client(match, seat)
+    url = reverse("sanguosha:table", args=[match.pk])
+    phase = open_phase(match)
+    c.post(reverse("sanguosha:answer", args=[match.pk]), {
+        "pick": json.dumps({"pass": True}), "phase_id": phase.pk, "ask": ask["no"]})
+    if open_phase(match) is None or open_phase(match).pk != phase.pk:
+        pytest.skip("the pass completed the ask")
+    text = page_text(c.get(url))
+    assert "Your answer is in" in text and "Change my answer" in text
+    resp = c.post(reverse("sanguosha:answer-withdraw", args=[match.pk]), {"phase_id": phase.pk})
+    assert resp.status_code == 302
+    text = page_text(c.get(url))
+    assert "You took your answer back" in text and "as Peach" in text
+    resp = c.post(reverse("sanguosha:answer", args=[match.pk]), {
+        "pick": json.dumps({"peaches": [peach]}), "phase_id": phase.pk, "ask": ask["no"]})
+    assert resp.status_code == 302
+    assert _state(match)["answers"][str(seat)] == {"peaches": [peach], "ask": ask["no"]}
+    # withdrawing twice, or in a stale phase, is refused with a message
+    resp = c.post(reverse("sanguosha:answer-withdraw", args=[match.pk]), {"phase_id": "999999"})
+    assert resp.status_code == 409 and "changed since you loaded" in page_text(resp)
