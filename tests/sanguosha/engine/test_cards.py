@@ -164,3 +164,25 @@ def test_borrowed_sword_rouse_fails_then_the_weapon_moves():
     st = answer(st, 1, {"use": 68, "targets": [0], "sub_target": 3})
     st = answer(st, 0, {"lord_skill": True})  # Guan Yu has no card: not asked; no Kill
     assert ask(st)["kind"] == "play" and st.raw["seats"][1]["hand"] == [95]
+
+
+def test_sequential_rescue_asks_in_order_and_again():
+    st = position([seat("lord", hand=[1]), seat("rebel", 1, hand=[46, 47]), seat("loyalist", hand=[48])],
+                  config={"rescue_mode": "sequential"}, draw_pile=D)
+    st = answer(st, 0, {"use": 1, "targets": [1]})
+    st = answer(st, 1, {"decline": True})  # no Dodge: HP 0, dying
+    assert ask(st)["kind"] == "rescue" and ask(st)["awaited"] == [1]  # seat 0 has no hand card
+    st = answer(st, 1, {"pass": True})
+    assert ask(st)["awaited"] == [2]
+    st = answer(st, 2, {"peaches": [48]})
+    assert hp(st, 1) == 1 and ask(st)["kind"] == "play"
+
+
+def test_pledge_rescue_with_too_many_peaches_is_refused():
+    st = position([seat("lord", hand=[1]), seat("rebel", 1, hand=[46, 47])], draw_pile=D)
+    st = answer(st, 0, {"use": 1, "targets": [1]})
+    st = answer(st, 1, {"decline": True})
+    with pytest.raises(IllegalOrder):
+        engine.submit(st, 1, {"peaches": [46, 47]})
+    with pytest.raises(IllegalOrder):
+        engine.submit(st, 1, {"peaches": [1]})
