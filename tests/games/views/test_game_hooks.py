@@ -77,3 +77,17 @@ def test_a_game_view_can_rerender_the_page_with_error(rf, running_match, player)
     ctx["error"] = "That zone is closed."
     html = render(request, "games/match_detail.html", ctx, status=409).content.decode()
     assert 'id="action-error">That zone is closed.<' in html
+
+
+def test_private_checkin_kinds_hide_the_counts(running_match, player, player_client):
+    """A phase kind whose awaited set is secret shows no "N of M checked in"."""
+    from games.services.seats import seat_checkin
+    from tests.games.views.conftest import seat_of
+
+    registry.register(guessgame, private_checkin_kinds=frozenset({"guess"}))
+    seat_checkin(match=running_match, seat=seat_of(running_match, player))
+    text = page_text(player_client.get(detail_url(running_match)))
+    assert "checked in" not in text.replace("You are checked in", "")
+    api = player_client.get(reverse("games:api-match", args=[running_match.pk])).json()
+    assert api["phase"]["checked_in_count"] is None and api["phase"]["awaited_count"] is None
+    assert api["phase"]["you_checked_in"] is True
