@@ -156,6 +156,10 @@ def test_solo_daily_to_game_over_with_the_keyboard(live_server, chromium):
     # the day's leaderboard has the score
     page.goto(f"{base}/diceslayer/daily/")
     assert re.search(rf"1\s+alice\s+{final}", page.locator("#ds-daily-table").inner_text())
+    shoot(page, "daily")
+    page.goto(f"{base}/diceslayer/")
+    assert f"Your score today: {final}" in page.locator("#ds-daily").inner_text()
+    shoot(page, "home")
     context.close()
 
 
