@@ -21,7 +21,7 @@ from django.http import QueryDict
 
 from killgame.engine import catalogue as cat
 from killgame.engine.describe import ITEM_NAMES
-from killgame.services import layout
+from killgame.services import BUILTIN_GRID, layout
 
 BOARD_TEMPLATE = "killgame/board.html"
 ORDER_FORM_TEMPLATE = "killgame/order_form.html"
@@ -88,25 +88,12 @@ def map_positions(match_config: Mapping[str, Any] | None, zone_ids: list[str],
     return layout(zone_ids, adjacent, given)
 
 
-def _grid(rows: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+def _grid(rows: Mapping[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
     return {z: (10 + c * 20, 10 + r * 20) for z, (c, r) in rows.items()}
 
 
 #: the §20 layout sketches, for matches whose config has no map snapshot
-BUILTIN_GRIDS = {
-    "classic": _grid({
-        "cimitero_del_vampire": (0, 0), "foresta_del_nord": (1, 0), "grotta": (2, 0),
-        "ponte_ovest": (0, 1), "boschetto": (1, 1), "sentiero": (2, 1), "vecchio_granaio": (3, 1),
-        "ruderi": (0, 2), "balle_di_paglia": (1, 2), "paese": (2, 2), "depositi": (3, 2),
-        "sede_cubota": (0, 3), "campi": (1, 3), "strada": (2, 3), "ponte_est": (3, 3),
-        "bar_pino": (4, 3), "landa_del_sud": (1, 4), "ingresso": (2, 4), "grandi_pianure": (3, 4)}),
-    "inferno": _grid({
-        "cave_nord_ovest": (0, 0), "er_cristallo": (1, 0), "ceppo": (2, 0),
-        "ponte_nord_est": (3, 0), "cave_nord_est": (4, 0), "ponte_ovest": (0, 1),
-        "pietra_c": (1, 1), "cerchio_cy": (2, 1), "pietra_y": (3, 1), "fallo_di_pietra": (4, 1),
-        "cave_sud_ovest": (0, 2), "foresta_rossa": (1.5, 2), "ponte_sud_est": (3, 2),
-        "cave_sud_est": (4, 2)}),
-}
+BUILTIN_GRIDS = {slug: _grid(rows) for slug, rows in BUILTIN_GRID.items()}
 
 
 def map_drawing(view: Mapping[str, Any], match_config: Mapping[str, Any] | None, *,

@@ -6,11 +6,12 @@ deterministic layout for maps whose zones have no positions.
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any, Mapping
 
 from games.rules import InvalidConfig
-from killgame.engine.maps import MapError, build_map
+from killgame.engine.maps import DATA, MapError, build_map
 from killgame.models import Edge, GameMap, Item, Zone
 
 MAP_UNKNOWN = "There is no map called {slug!r}."
@@ -79,13 +80,18 @@ def config_build(config: Mapping[str, Any]) -> dict[str, Any]:
     if not out.get("map_data"):
         slug = out.get("map") or "classic"
         game_map = GameMap.objects.filter(slug=slug).first()
-        if game_map is None:
+        if game_map is None and slug in BUILTIN_MAPS:
+            # the two rules maps are always playable, even with the table emptied
+            data = builtin_map_data(slug)
+        elif game_map is None:
             raise InvalidConfig(MAP_UNKNOWN.format(slug=slug), field="map")
-        try:
-            data = map_data(game_map)
-            build_map(data)
-        except MapError as exc:
-            raise InvalidConfig(MAP_INVALID.format(slug=slug, error=exc), field="map") from None
+        else:
+            try:
+                data = map_data(game_map)
+                build_map(data)
+            except MapError as exc:
+                raise InvalidConfig(MAP_INVALID.format(slug=slug, error=exc),
+                                    field="map") from None
         out["map"], out["map_data"] = slug, data
     table = prices()
     given = out.get("prices") if isinstance(out.get("prices"), Mapping) else {}
@@ -99,6 +105,83 @@ def config_build(config: Mapping[str, Any]) -> dict[str, Any]:
                 merged[k] = v
         out["prices"] = merged
     return out
+
+
+#: the §20 maps shipped with the engine, and their places in the §20 layout sketches
+BUILTIN_MAPS = ("classic", "inferno")
+BUILTIN_GRID: dict[str, dict[str, tuple[float, float]]] = {
+    "classic": {
+        "cimitero_del_vampire": (0, 0), "foresta_del_nord": (1, 0), "grotta": (2, 0),
+        "ponte_ovest": (0, 1), "boschetto": (1, 1), "sentiero": (2, 1), "vecchio_granaio": (3, 1),
+        "ruderi": (0, 2), "balle_di_paglia": (1, 2), "paese": (2, 2), "depositi": (3, 2),
+        "sede_cubota": (0, 3), "campi": (1, 3), "strada": (2, 3), "ponte_est": (3, 3),
+        "bar_pino": (4, 3), "landa_del_sud": (1, 4), "ingresso": (2, 4), "grandi_pianure": (3, 4)},
+    "inferno": {
+        "cave_nord_ovest": (0, 0), "er_cristallo": (1, 0), "ceppo": (2, 0),
+        "ponte_nord_est": (3, 0), "cave_nord_est": (4, 0), "ponte_ovest": (0, 1),
+        "pietra_c": (1, 1), "cerchio_cy": (2, 1), "pietra_y": (3, 1), "fallo_di_pietra": (4, 1),
+        "cave_sud_ovest": (0, 2), "foresta_rossa": (1.5, 2), "ponte_sud_est": (3, 2),
+        "cave_sud_est": (4, 2)},
+}
+BUILTIN_ITEMS: list[tuple[str, str, str, str, int]] = [
+    ("sniper_rifle", "Sniper rifle (PSG)", "Fucile di precisione", "firearm", 200),
+    ("machine_gun", "Machine gun", "Mitragliatrice", "firearm", 300),
+    ("shotgun", "Shotgun", "Fucile a pompa", "firearm", 300),
+    ("poison_crossbow", "Poisoned crossbow", "Balestra avvelenata", "firearm", 250),
+    ("flamethrower", "Flamethrower", "Lanciafiamme", "firearm", 350),
+    ("small_knife", "Small knife", "Coltellino", "knife", 50),
+    ("ninja_knife", "Ninja knife", "Coltello ninja", "knife", 100),
+    ("rambo_knife", "Rambo knife", "Coltello di Rambo", "knife", 150),
+    ("grenade", "Grenade", "Granata", "explosive", 60),
+    ("c4", "C4", "C4", "explosive", 80),
+    ("smoke_grenade", "Smoke grenade", "Fumogeno", "explosive", 40),
+    ("gas_canister", "Gas canister", "Bombola di gas", "explosive", 50),
+    ("medkit", "Medkit", "Medikit", "item", 70),
+    ("vest", "Protective vest", "Giubbotto", "item", 50),
+    ("gas_mask", "Gas mask", "Maschera antigas", "item", 30),
+    ("antidote", "Antidote", "Antidoto", "item", 30),
+    ("amulet", "Amulet", "Amuleto", "item", 40),
+    ("k_ration", "K-ration", "Razione K", "item", 10),
+    ("reinforced_vests", "Reinforced vests (option)", "Giubbotti rinforzati", "option", 150),
+    ("gas_launcher", "Gas launcher (option)", "Lanciagas", "option", 100),
+]
+
+
+def builtin_map_data(slug: str) -> dict[str, Any]:
+    """A shipped map's §20.3 JSON (``killgame/engine/data``) with its sketch positions."""
+    raw = json.loads((DATA / f"{slug}.json").read_text(encoding="utf-8"))
+    for zid, info in raw["zones"].items():
+        col, row = BUILTIN_GRID[slug][zid]
+        info["x"], info["y"] = 10 + col * 20, 10 + row * 20
+    return dict(raw)
+
+
+def builtin_tables_load() -> int:
+    """Create the shipped maps and catalogue rows that are missing (idempotent; what the data
+    migration did, for a database whose tables were emptied). Returns the rows created."""
+    created = 0
+    for slug in BUILTIN_MAPS:
+        if GameMap.objects.filter(slug=slug).exists():
+            continue
+        raw = builtin_map_data(slug)
+        gmap = GameMap.objects.create(slug=slug, name=raw.get("name", slug))
+        closing = {z: i for i, z in enumerate(raw["closure_order"], start=1)}
+        zones = {}
+        for zid in raw["closure_order"] + raw["never_close"]:
+            info = raw["zones"][zid]
+            zones[zid] = Zone.objects.create(
+                game_map=gmap, slug=zid, name=info.get("name", zid), gloss=info.get("gloss", ""),
+                closes_at=closing.get(zid), is_central=zid == raw["central"],
+                is_default_start=zid == raw["default_start"], x=info["x"], y=info["y"])
+        for a, b in raw["edges"]:
+            Edge.objects.create(game_map=gmap, a=zones[a], b=zones[b])
+        created += 1
+    for i, (slug, name, name_it, category, price) in enumerate(BUILTIN_ITEMS):
+        _, made = Item.objects.get_or_create(slug=slug, defaults={
+            "name": name, "name_it": name_it, "category": category, "price": price,
+            "position": i})
+        created += int(made)
+    return created
 
 
 def default_schedule(config: Mapping[str, Any]) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from django.conf import settings
 
 from games.models import Match, Phase
 from games.services.phases import phases_close_due
+from killgame.services import builtin_tables_load
 from tests.browser.test_play_guess import sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -62,6 +63,7 @@ def zone_classes(page, zone: str) -> str:
 
 def test_four_players_play_kill_game_to_the_winner(live_server, browser):
     base = live_server.url
+    builtin_tables_load()  # the data migration's rows (a flush by an earlier test empties them)
     names = ["alice", "bob", "carol", "dave"]
     pages = {}
     for i, name in enumerate(names):
@@ -85,6 +87,8 @@ def test_four_players_play_kill_game_to_the_winner(live_server, browser):
     alice.locator("[name=cfg_monster_count]").fill("1")
     alice.locator("[name=cfg_closed_zone_damage]").fill("100")
     alice.get_by_role("button", name="Create the match").click()
+    alice.wait_for_load_state()
+    assert alice.locator(".error").count() == 0, alice.locator(".error").all_inner_texts()
     alice.wait_for_url(f"{base}/m/*/")
     match = Match.objects.get(name="Island")
     assert match.config["map_data"]["id"] == "inferno"  # snapshotted from the admin tables

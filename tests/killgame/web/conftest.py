@@ -78,6 +78,15 @@ def view_of(match: Match, user):
     return selectors.player_view_for(match, seat_of(match, user))
 
 
+@pytest.fixture(autouse=True)
+def kg_tables(db):
+    """The shipped maps and catalogue, as the data migration loads them (a transactional
+    test elsewhere in the session may have flushed the tables)."""
+    from killgame.services import builtin_tables_load
+
+    builtin_tables_load()
+
+
 @pytest.fixture
 def four(db):
     return kg_match(4)

@@ -140,3 +140,16 @@ def test_lobby_created_matches_snapshot_the_db_map_too(db):
     match, _ = kg_match(2, start=False)
     assert match.config["map_data"]["id"] == "inferno"
     assert set(match.config["prices"]) == {i.slug for i in Item.objects.all()}
+
+
+def test_the_shipped_maps_stay_playable_without_their_rows(db):
+    """The engine's data files back classic and inferno when the table lost them."""
+    GameMap.objects.filter(slug="classic").delete()
+    config = services.config_build({"map": "classic"})
+    assert config["map_data"]["central"] == "paese"
+    assert config["map_data"]["zones"]["paese"]["x"] == 50
+    assert services.builtin_tables_load() == 1
+    assert GameMap.objects.get(slug="classic").zones.count() == 19
+    assert services.map_check(GameMap.objects.get(slug="classic")) == ""
+    with pytest.raises(Exception):
+        services.config_build({"map": "atlantis"})
