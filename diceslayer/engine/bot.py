@@ -31,6 +31,7 @@ from diceslayer.engine.rules.resolve import roll_in_count
 from diceslayer.engine.state import (
     CLEAR_BONUS, SOLO_OVER_AT, VERSUS_LOSS_AT, Bomb, Order, Pick, Source, State, Variant, Wild,
 )
+from diceslayer.engine.versus_bot import explain, versus_choices
 
 # ---------------------------------------------------------------- solo: packed positions
 # A plate is an int: 4 bits per face, face f at bits 4f..4f+3 (f = 1..6).
@@ -366,6 +367,27 @@ def _versus_value(state: State, seat: int, order: Order) -> tuple[float, str]:
 
 # ---------------------------------------------------------------- public
 
+def heuristic_choice(state: State, seat: int) -> tuple[Order, str] | None:
+    """The previous versus bot: the best move by the one-turn static value above (kept as
+    a yardstick for tests and the bench)."""
+    if state.over or seat != state.to_move or state.pending is not None:
+        return None
+    scored = []
+    for order in legal_orders(state, seat):
+        value, why = _versus_value(state, seat, order)
+        key = (-value, isinstance(order, Bomb), order.face,
+               getattr(order, "source", Source.OWN) is not Source.OWN)
+        scored.append((key, order, why))
+    if not scored:
+        return None
+    scored.sort(key=lambda e: e[0])
+    _, order, why = scored[0]
+    if not isinstance(order, Pick):
+        return order, f"Use the bomb on {order.face}: {why}."
+    src = " from the opponent's field" if order.source is Source.OPPONENT else ""
+    return order, f"Pick a {order.face}{src}: {why}."
+
+
 def _choose(state: State, seat: int) -> tuple[Order, str] | None:
     if state.over or seat != state.to_move or state.pending is not None:
         return None
@@ -383,20 +405,11 @@ def _choose(state: State, seat: int) -> tuple[Order, str] | None:
             why = (f"{what}: nothing scores now; this keeps the best expected value over the "
                    f"next two roll-ins ({val:.1f}).")
         return order, why[0].upper() + why[1:]
-    scored = []
-    for order in legal_orders(state, seat):
-        value, why = _versus_value(state, seat, order)
-        key = (-value, isinstance(order, Bomb), order.face,
-               getattr(order, "source", Source.OWN) is not Source.OWN)
-        scored.append((key, order, why))
-    if not scored:
+    ranked_v = versus_choices(state, seat)
+    if not ranked_v:
         return None
-    scored.sort(key=lambda e: e[0])
-    _, order, why = scored[0]
-    if not isinstance(order, Pick):
-        return order, f"Use the bomb on {order.face}: {why}."
-    src = " from the opponent's field" if order.source is Source.OPPONENT else ""
-    return order, f"Pick a {order.face}{src}: {why}."
+    val, order, result = ranked_v[0]
+    return order, explain(state, seat, order, val, result)
 
 
 def bot_order(state: State, seat: int) -> dict[str, Any] | None:
@@ -413,4 +426,4 @@ def hint(state: State, seat: int) -> dict[str, Any] | None:
     return {"order": order_to_json(chosen[0]), "why": chosen[1]}
 
 
-__all__ = ["bot_order", "hint", "solo_choices"]
+__all__ = ["bot_order", "heuristic_choice", "hint", "solo_choices", "versus_choices"]
