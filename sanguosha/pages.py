@@ -71,7 +71,7 @@ class CardShow:
 
     @property
     def label(self) -> str:
-        return f"{self.name} {self.symbol}{self.rank}"
+        return f"{self.name} {self.zh} {self.symbol}{self.rank}"
 
 
 def _card(view: dict[str, Any], n: int | None) -> CardShow | None:
