@@ -35,7 +35,8 @@ def kg_board(context: Any) -> dict[str, Any]:
 
 @register.simple_tag(takes_context=True)
 def kg_diary(context: Any) -> dict[str, Any]:
-    """The reader's diary by turn then phase (newest first), and the public feed."""
+    """The reader's diary by turn then phase (newest first), and the public feed (newest
+    first)."""
     names = context.get("names") or {}
     groups = context.get("diary_groups") or []
     turns, feed = [], []
@@ -53,6 +54,7 @@ def kg_diary(context: Any) -> dict[str, Any]:
             if row.is_public:
                 feed.append({"turn": turn, "phase": kind, "text": text, "seq": row.seq})
         turns.append({"turn": turn, "phases": list(reversed(phases))})
+    feed.sort(key=lambda r: r["seq"], reverse=True)  # newest first
     return {"turns": turns, "feed": feed}
 
 

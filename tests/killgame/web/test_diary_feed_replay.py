@@ -83,3 +83,12 @@ def test_replay_opens_after_the_end_with_every_position(db):
     assert client_for(None).get(url, {"step": 999}).status_code == 200
     final = client_for(alice).get(detail_url(match)).content.decode()
     assert "u0 won" in final and 'id="kg-replay-link"' in final
+
+
+def test_the_feed_is_newest_first_across_turns(db):
+    match, users = _played()
+    close_phase(match)  # turn 2's Tactical close: the two in the closed zone die
+    html = client_for(users[0]).get(detail_url(match)).content.decode()
+    feed = re.search(r'id="kg-feed".*?</section>', html, re.S).group(0)
+    turns = [int(t) for t in re.findall(r">T(\d+) [TA]<", feed)]
+    assert turns == sorted(turns, reverse=True) and turns[0] == 2 and turns[-1] == 1
