@@ -22,7 +22,7 @@ from games.exceptions import ApplicationError
 from games.forms import parse_int
 from games.lib import pages as game_pages
 from games.models import Match
-from games.services.matches import match_create, match_join
+from games.services.matches import match_create, match_join, match_start
 from games.services.orders import order_submit
 from games.services.seats import seat_checkin_withdraw
 from sanguosha import pages
@@ -34,6 +34,9 @@ ANSWER_SAVED = "Your answer is in."
 ANSWER_REOPENED = "You can change your answer until the ask closes."
 NOT_A_PLAYER = "You do not have a seat at this table."
 NOT_THIS_GAME = "This match is not a Three Kingdoms Kill table."
+SAT_DOWN = "You sit at the table."
+STARTED = "Identities are dealt: the lord chooses a character first."
+NOT_ALLOWED_TO_START = "Only the table's host or the director can start it."
 DAMAGED = "This form is damaged (phase_id is not a number); reload the page and try again."
 
 
@@ -79,6 +82,36 @@ def table_create(request: HttpRequest) -> HttpResponse:
                 messages.success(request, "The table is set. Share it; start when everyone sits.")
                 return redirect("sanguosha:table", match_id=match.pk)
     return render(request, "sanguosha/create.html", {"form": form}, status=status)
+
+
+@login_required
+@require_POST
+def table_sit(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Take a seat at a forming public table (``match_join``)."""
+    match = _get_table(request, match_id)
+    try:
+        match_join(match=match, user=request.user)
+    except ApplicationError as exc:
+        status = exc.status if 400 <= exc.status < 500 else 400
+        return _render_table(request, match, status=status, error=exc.message)
+    messages.success(request, SAT_DOWN)
+    return redirect("sanguosha:table", match_id=match.pk)
+
+
+@login_required
+@require_POST
+def table_start(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The host (or the director) deals identities and starts (``match_start``)."""
+    match = _get_table(request, match_id)
+    if not (request.user.is_staff or match.created_by_id == request.user.pk):
+        return _render_table(request, match, status=403, error=NOT_ALLOWED_TO_START)
+    try:
+        match_start(match=match, actor=request.user)
+    except ApplicationError as exc:
+        status = exc.status if 400 <= exc.status < 500 else 400
+        return _render_table(request, match, status=status, error=exc.message)
+    messages.success(request, STARTED)
+    return redirect("sanguosha:table", match_id=match.pk)
 
 
 @login_required

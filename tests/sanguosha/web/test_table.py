@@ -431,3 +431,33 @@ def test_table_page_queries_do_not_grow_with_players(players, django_assert_max_
         assert c.get(reverse("sanguosha:table-poll", args=[match.pk])).status_code == 200
     with django_assert_max_num_queries(MATCH_PAGE_MAX_QUERIES):
         assert c.get(reverse("games:match-detail", args=[match.pk])).status_code == 200
+
+
+def test_forming_table_sit_and_start_from_the_table_page():
+    host = make_player("host-form")
+    from games.services.matches import match_join
+    match = new_table(0, start=False, seed="forming")
+    Match.objects.filter(pk=match.pk).update(created_by=host)
+    match_join(match=match, user=host, invite_code=match.invite_code)
+    c = client_for(host)
+    text = page_text(c.get(table_url(match)))
+    assert "Deal identities and start" in text and "identities are dealt" in text.lower()
+    # too few players: the start is refused with the framework's message, nothing changes
+    resp = c.post(reverse("sanguosha:start", args=[match.pk]))
+    assert resp.status_code in (400, 409) and Match.objects.get(pk=match.pk).status == "forming"
+    guests = [make_player(f"guest{i}") for i in range(3)]
+    for g in guests:
+        gc = client_for(g)
+        assert "Sit at this table" in page_text(gc.get(table_url(match)))
+        resp = gc.post(reverse("sanguosha:sit", args=[match.pk]))
+        assert resp.status_code == 302 and resp["Location"] == table_url(match)
+    # a guest may not start it; the host may
+    resp = client_for(guests[0]).post(reverse("sanguosha:start", args=[match.pk]))
+    assert resp.status_code == 403 and "Only the table's host" in page_text(resp)
+    resp = c.post(reverse("sanguosha:start", args=[match.pk]))
+    assert resp.status_code == 302
+    match.refresh_from_db()
+    assert match.status == "running" and match.seats.count() == 4
+    # sitting at a running table is refused with a message
+    resp = client_for(make_player("late")).post(reverse("sanguosha:sit", args=[match.pk]))
+    assert resp.status_code == 409 and "no longer taking players" in page_text(resp)
