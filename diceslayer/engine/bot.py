@@ -1,4 +1,4 @@
-"""The Dice Slayer bot: expectimax two rolls ahead (solo), a one-turn lookahead (versus).
+"""The Dice Slayer bot: expectimax two rolls ahead (solo and versus).
 
 Solo and solo with wild dice: the tree is *choice now → roll-in → choice → roll-in →
 leaf*. Chance nodes enumerate the distinct outcomes of the 2 (or 3) dice with their
@@ -11,10 +11,11 @@ Plates are packed in an int (4 bits per face) so a decision stays within 50 ms o
 chance and leaf values are memoised per (plate, last two stock dice), the only stock dice
 that matter.
 
-Versus: the bot scores each legal move of this turn from the public position: points,
-dice it sends to the opponent (attacks, set and 100 transfers), the size of its own field
-after its turn and the roll-in it will get, and never loses by overflow when a move avoids
-it. The bomb is kept for emergencies.
+Versus (``versus_bot.py``): *choice → the dice the rules roll (attack + the opponent's
+roll-in) → the opponent's reply as a min node → the dice rolled next (its attack + your
+roll-in) → leaf* (your best next move valued statically); see that module for the leaf
+and the branching caps. The previous one-turn static evaluation is kept below as
+``heuristic_choice``, a yardstick for tests and the bench.
 
 Everything is deterministic (no randomness is needed): same position, same move.
 """
@@ -282,7 +283,7 @@ def solo_choices(state: State, depth: int = 2) -> list[tuple[float, Order, int]]
     return out
 
 
-# ---------------------------------------------------------------- versus: one-turn lookahead
+# ------------------------------------------------------- versus: the old one-turn heuristic
 
 def _best_next_removal(plate: list[int], stock: tuple[int, ...]) -> int:
     """The most dice one pick from ``plate`` would remove with this stock (no roll)."""

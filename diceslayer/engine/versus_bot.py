@@ -19,23 +19,29 @@ Branching caps (the honest pruning, all deterministic):
 - the root's moves are ordered by the leaf's one-move value (the old one-turn heuristic's
   idea) and only the best ``ROOT_WIDTH`` are searched; the others keep their static
   value minus a margin (so they rank below every searched move unless it loses);
-- at the opponent's min node, its picks from the mover's field are searched only when
-  they complete a set or a removing pattern for the opponent, or take a face that would
-  complete a removing pattern for the mover next turn (denial); any other such pick only
-  shrinks the mover's field;
+- at the opponent's min node (versus 2), its picks from the mover's field are searched
+  only when they complete a set or a removing pattern for the opponent, or take a face
+  that would complete a removing pattern for the mover next turn (denial); any other
+  such pick only shrinks the mover's field;
 - the opponent's bomb is considered on its most numerous face only (bombing any other
   face clears fewer dice, scores nothing either way and hands the bomb over the same way).
 
-The leaf (a position where A is about to pick) is the best of A's next moves valued
-statically: loss if it overflows (−WIN), the danger of A's field size after it, the
-danger it puts B in (B's field size plus what it sends), how many faces of A's field are
-ready to complete a removing pattern, the bomb's owner, and points (score difference;
-in versus 1 the score is how most matches are won, in versus 2 it only triggers the
-100-transfers and an admin's target).
+The leaf (a position where A is about to move) is the best of A's next moves (versus 2:
+from its own field only, picks and the bomb; picks from B's field are left out of its
+leaf, as they depend on B's faces), each valued statically: −WIN if it overflows, +WIN
+if it reaches an admin's target; else minus the danger of A's field size after it, plus
+the danger of B's field size after it (what the move sends included: attack, set and
+100 transfers), plus 0.8 per face ready to complete a removing pattern next (at most 2),
+±3 for the bomb being A's or B's, and 0.02 per point (points matter in versus 2 only
+through the 100-transfers and a target). Versus 1 values the score difference first
+(matches are won at 100 or on points when the dice run out), then dice sent into B's
+grace, dice in A's grace (they fall when A removes nothing), field sizes and ready faces.
 
-Values are memoised per decision: the leaf by (A's field, stock, score room, bomb, B's
-field size and faces) and the chance node before A's roll by the same key plus the dice
-count, the only things they depend on.
+Versus 2 values are memoised across decisions in plain-int keyed tables (cleared when
+large): for each (A's field, stock, room to the next 100 and to the target, bomb), the
+best own value per number of dice sent (a small frontier, so B's field size is applied
+afterwards), and each chance node before A's roll by that key plus B's field size and the
+dice count. Everything is deterministic: same position, same move.
 """
 
 from __future__ import annotations
@@ -651,7 +657,8 @@ def versus1_choices(state: State, seat: int,
 
 # ------------------------------------------------------------------------------ public
 
-def versus_choices(state: State, seat: int, width: int = ROOT_WIDTH) -> list[tuple[float, Order, tuple]]:
+def versus_choices(state: State, seat: int,
+                   width: int = ROOT_WIDTH) -> list[tuple[float, Order, tuple]]:
     """Every legal move of ``seat`` (cancel choices left to the §3.7 default) with its
     expectimax value from ``seat``'s point of view, best first."""
     if state.variant is Variant.VERSUS2:
@@ -687,18 +694,25 @@ def explain(state: State, seat: int, order: Order, value: float, r: tuple) -> st
     if pts:
         parts.append(f"it scores {pts} points")
     if m:
-        parts.append(f"sends {m} dice to the opponent")
+        where = "grace zone" if state.variant is Variant.VERSUS1 else "field"
+        parts.append(f"rolls {m} {'die' if m == 1 else 'dice'} into the opponent's {where}")
     if state.variant is Variant.VERSUS2:
         stock = (me.stock + (order.face,))[-3:]
         if len(stock) == 3 and len(set(stock)) == 1:
             parts.append("moves three dice onto the opponent's field")
         if (me.score + pts) // 100 > me.score // 100:
             parts.append("passes your whole field to the opponent")
-    now = ", ".join(parts) if parts else "nothing scores now"
-    if abs(value) >= WIN / 2 and value > 0:
-        tail = "it wins whatever the dice and the opponent do next"
-    elif value <= -WIN / 2:
-        tail = "every move risks losing; this one is the least bad"
+    if not parts:
+        now = "nothing scores now"
+    else:
+        now = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+        now = now if now.startswith("it ") else "it " + now
+    if value >= WIN - 1e-6:
+        tail = "it wins within two rolls whatever the dice and the reply"
+    elif value >= WIN / 2:
+        tail = f"it wins within two rolls in most lines ({value:+.1f})"
+    elif value <= -WIN + 1e-6:
+        tail = "every move can lose within two rolls; this one is the least bad"
     else:
         tail = (f"it keeps the best expected position over the opponent's reply and the next "
                 f"two rolls ({value:+.1f})")
