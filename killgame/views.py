@@ -56,6 +56,9 @@ def _page(request: HttpRequest, match: Match, *, status: int, errors: dict[str, 
     ctx["kg_errors"] = errors
     if errors:
         ctx["kg_posted"] = request.POST  # keep what the player typed
+    if error is None and errors and not ctx.get("can_order"):
+        # no order form on the page now (checked in, phase over): say it on top
+        error = next(iter(errors.values()))
     ctx["error"] = ctx["action_error"] = error
     if getattr(request, "htmx", False):
         # the framework's htmx answer: every fragment out of band (the form swaps nothing)

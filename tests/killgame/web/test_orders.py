@@ -225,3 +225,5 @@ def test_check_mode_check_locks_orders(db):
     match.refresh_from_db()
     resp = post_order(c, match, {"kind": "start_zone", "start_zone": "ceppo"})
     assert resp.status_code == 409
+    # no order form any more: the refusal is said on top of the page
+    assert re.search(r'id="action-error">[^<]*checked in', resp.content.decode())
