@@ -141,9 +141,12 @@ def test_four_players_play_to_the_end(live_server, browser):
     for n in names[1:]:
         pages[n].goto(table)
         pages[n].get_by_role("button", name="Sit at this table").click()
+        pages[n].wait_for_url(table)
+        assert "You sit at the table" in pages[n].content()
     host.goto(table)
     host.get_by_role("button", name="Deal identities and start").click()
-    host.wait_for_url(f"{base}/m/{match.pk}/")
+    host.wait_for_url(table)
+    assert "Identities are dealt" in host.content()
 
     seat_of = {s.user.username: s.number for s in Seat.objects.filter(match=match)
                .select_related("user")}
