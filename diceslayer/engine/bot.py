@@ -28,7 +28,6 @@ from typing import Any
 
 from diceslayer.engine.orders import legal_orders, order_to_json, removal_count
 from diceslayer.engine.rules.patterns import pattern_of, targets_of
-from diceslayer.engine.rules.resolve import roll_in_count
 from diceslayer.engine.state import (
     CLEAR_BONUS, SOLO_OVER_AT, VERSUS_LOSS_AT, Bomb, Order, Pick, Source, State, Variant, Wild,
 )
