@@ -33,3 +33,9 @@ def pretty(value: Any) -> str:
 @register.filter
 def is_compound(value: Any) -> bool:
     return isinstance(value, (dict, list, tuple))
+
+
+@register.filter
+def phase_label(kind: Any) -> str:
+    """A phase kind for people: ``"ask:choose_character"`` → ``"Choose character"``."""
+    return label(str(kind).rsplit(":", 1)[-1])

@@ -18,3 +18,10 @@ def test_404_page_has_the_site_layout(client, django_user_model):
 def test_500_page_renders_without_context():
     body = render_to_string("500.html")
     assert "Something went wrong" in body
+
+
+def test_phase_label_humanises_kinds():
+    from games.templatetags.games_tags import phase_label
+
+    assert phase_label("ask:choose_character") == "Choose character"
+    assert phase_label("tactical") == "Tactical"

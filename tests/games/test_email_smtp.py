@@ -72,7 +72,7 @@ def test_new_phase_email_over_smtp_with_unsubscribe_round_trip(
     to_alice = [m for m in smtp.messages if m["To"] == alice.email]
     assert len(to_alice) == 1
     message = to_alice[0]
-    assert message["Subject"] == "[Smtp match] New phase: guess (turn 2)"
+    assert message["Subject"] == "[Smtp match] New phase: Guess (turn 2)"
     text, html = _body(message, "plain"), _body(message, "html")
     # her own new diary lines, not Bob's secret guess; the deadline in her time zone
     assert "Your guess was 64." in text and "12" not in text.split("Next phase")[0]
