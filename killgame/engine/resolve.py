@@ -21,7 +21,13 @@ from .state import ACTION, TACTICAL, MPlayer, State, StoredOrder
 
 
 def resolve(state: State, seed: str) -> Resolution:
-    """Close the open phase: §16.1 for a Tactical phase, §16.2 for an Action phase."""
+    """Close the open phase: §16.1 for a Tactical phase, §16.2 for an Action phase.
+
+    Draws use the match seed kept in the state since ``setup`` (§0.1 keys every stream on
+    it, with the turn and phase); ``seed`` is used only for a state built without one (a
+    scenario position). So the framework's per-phase seed changes nothing here.
+    """
+    seed = state.seed or seed
     if state.over:
         raise ValueError("The match is over: there is no phase to resolve.")
     if state.phase == TACTICAL:

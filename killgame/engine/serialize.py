@@ -39,6 +39,7 @@ def dump(state: State) -> dict[str, Any]:
         "last_smoked": list(state.last_smoked), "market": state.market,
         "double_damage": state.double_damage, "seq": state.seq, "over": state.over,
         "winners": list(state.winners), "stats": copy.deepcopy(dict(state.stats)),
+        "seed": state.seed,
     }
 
 
@@ -67,4 +68,5 @@ def load(raw: Mapping[str, Any]) -> State:
         last_smoked=tuple(raw["last_smoked"]), market=raw["market"],
         double_damage=raw["double_damage"], seq=raw["seq"], over=raw["over"],
         winners=tuple(raw["winners"]), stats=copy.deepcopy(dict(raw["stats"])),
+        seed=raw.get("seed", ""),
     )

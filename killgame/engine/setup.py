@@ -44,7 +44,7 @@ def setup(config: Mapping[str, Any], seats: Sequence[int], seed: str) -> State:
         for i, seat in enumerate(drawn, start=1)
     )
     return State(config=cfg, map_id=cfg["map"], turn=1, phase=TACTICAL, players=players,
-                 stats=empty_stats())
+                 stats=empty_stats(), seed=seed)
 
 
 def empty_stats() -> dict[str, Any]:

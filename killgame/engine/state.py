@@ -99,6 +99,8 @@ class State:
     winners: tuple[PlayerId, ...] = ()
     #: match statistics for the simulator and the post-game review (never shown during play)
     stats: Mapping[str, Any] = field(default_factory=dict)
+    #: the match seed of §0.1 (secret until the end); every stream is keyed on it
+    seed: str = ""
 
     @property
     def gmap(self) -> GameMap:
