@@ -136,3 +136,12 @@ def test_home_page_offers_the_daily_then_the_players_result(alice, alice_client)
     play_to_end(attempt.match, {0: alice})
     attempt.refresh_from_db()
     assert f"Your score today: {attempt.score}" in page_text(alice_client.get(reverse("diceslayer:home")))
+
+
+def test_the_admin_lists_daily_attempts(alice):
+    from tests.games.views.conftest import make_user as mk
+
+    staff = mk("boss", is_staff=True, is_superuser=True)
+    services.daily_start(user=alice)
+    resp = client_for(staff).get("/admin/diceslayer/dailyattempt/")
+    assert resp.status_code == 200 and "alice" in resp.content.decode()
