@@ -525,6 +525,9 @@ def controls_on_page(view: Mapping[str, Any] | None) -> set[str]:
         out |= _CONTROLS["start" if view["turn"] == 1 else "tactical"]
     else:
         out |= _CONTROLS["action"]
+        # the attack form shows targets, or a random count inside smoke
+        smoked = bool((view.get("zone") or {}).get("smoked"))
+        out.discard("attack_targets" if smoked else "attack_random")
     out |= {f"withdraw_{o['slot']}" for o in view["me"].get("orders", []) if o.get("slot")}
     return out
 
