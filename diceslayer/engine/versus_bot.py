@@ -9,6 +9,9 @@ The tree, from the mover's (A's) point of view, for versus 2 (rules §4):
 
 Versus 1 (§3) has no roll-ins; its only dice are attacks into a grace zone, so its two
 chance nodes are A's attack dice (into B's grace) and B's attack dice (into A's grace).
+Grace cancels take the lowest faces (the §3.7 default, which the bot's orders leave to
+the engine). When B has no die to take, its node is valued by A's leaf (the automatic
+passes and the end on exhaustion of §3.8 are not searched).
 
 Chance nodes enumerate the distinct multisets of the dice rolled with their exact
 probabilities when at most 3 dice are rolled (≤ 56 outcomes). Rolls of 4 or more dice
