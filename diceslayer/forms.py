@@ -21,7 +21,7 @@ MOVE_FIELDS = {"pick": "pick", "pick_opponent": "pick", "wild": "wild", "bomb": 
 
 def _face(raw: Any) -> int:
     text = str(raw).strip()
-    if not text.isdigit():
+    if not text.isdecimal():
         raise forms.ValidationError(BAD_FACE)
     return int(text)
 

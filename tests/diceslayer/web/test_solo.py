@@ -84,6 +84,8 @@ def test_solo_pick_over_htmx_answers_with_the_new_board(solo, alice_client):
     ({"pick": "ABSENT"}, 422, "There is no {absent} on the plate to pick."),
     ({"pick": "7"}, 400, "A die face is a whole number from 1 to 6"),
     ({"pick": "x"}, 400, "Choose a die: a face from 1 to 6."),
+    ({"pick": "²"}, 400, "Choose a die: a face from 1 to 6."),
+    ({"pick": "99999999999999999999"}, 400, "A die face is a whole number from 1 to 6"),
     ({}, 400, "Choose a die to pick."),
     ({"wild": "3"}, 422, "Wild dice are only in the solo game with wild dice."),
     ({"pick_opponent": "3"}, 422, "Solo has no opponent's field to pick from."),
