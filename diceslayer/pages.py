@@ -123,6 +123,8 @@ def board_context(request: HttpRequest, match: Match, *, hint: bool = False,
     legal = view["legal"] or {}
     return {
         "match": match, "view": view, "seat": seat, "phase": phase, "solo": solo,
+        "active": live and not view["over"],
+        "ended": not live and not view["over"],  # ended by the director
         "me": me, "others": others, "names": names, "can_move": can_move,
         "legal": legal, "wild_faces": legal.get("wild") or [], "bomb_faces": legal.get("bomb") or [],
         "bomb": view["bomb"], "bomb_owner": (None if view["bomb"] in (None, "neutral")

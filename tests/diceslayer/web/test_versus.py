@@ -273,3 +273,24 @@ def test_prototype_1_grace_cancels_are_chosen_on_the_board(alice, bob):
     assert resp.status_code == 302
     assert Order.objects.get(phase__match=match).payload == {"pick": 2, "cancel": [5, 6]}
     assert state_of(match).players[me].grace == (4,)
+
+
+def test_paused_and_director_ended_games_say_so(versus):
+    from games.services.matches import match_end, match_pause, match_resume
+    from tests.games.views.conftest import client_for, make_user
+
+    boss = make_user("boss", is_staff=True)
+    mover, other, state = mover_and_waiter(versus, None)
+    client = client_for(mover.user)
+    match_pause(match=versus, actor=boss)
+    text = page_text(client.get(reverse("diceslayer:play", args=[versus.pk])))
+    assert "The director has paused this game" in text and 'name="pick"' not in text
+    order = engine.default_orders(state, mover.number)[0]
+    resp = pick_post(client, versus, **({"pick_opponent": order["pick"]} if order.get("from")
+                                         else {"pick": order["pick"]}))
+    assert resp.status_code == 409 and "The match is paused." in page_text(resp)
+    match_resume(match=versus, actor=boss)
+    match_end(match=versus, actor=boss, reason="testing")
+    text = page_text(client.get(reverse("diceslayer:play", args=[versus.pk])))
+    assert "Ended by the director: testing" in text
+    assert "Show scoring picks" not in text and "to move" not in text
