@@ -65,7 +65,23 @@ def check(ctx: Ctx, seat: int, order: Mapping[str, Any]) -> None:
     if ask["first_wins"] and any(a.get("negate") is not None for a in st["answers"].values()):
         raise E.IllegalOrder("This Negate window has already closed.", code="STALE")
     opt = ask["options"][str(seat)]
+    _refuse_mixed_refusal(order)
     CHECKERS[ask["kind"]](ctx, seat, order, opt)
+
+
+#: answers that choose nothing; such an answer may carry nothing else (the stored answer
+#: is acted on as it is, so a stray ``"negate": …`` beside ``"pass"`` must not slip through)
+REFUSALS = ("pass", "decline", "no")
+
+
+def _refuse_mixed_refusal(order: Mapping[str, Any]) -> None:
+    refusal = [k for k in REFUSALS if order.get(k)]
+    if not refusal:
+        return
+    extra = sorted(k for k, v in order.items() if k not in (*REFUSALS, "ask") and v is not None)
+    if len(refusal) > 1 or extra:
+        raise E.InvalidOrder(
+            f"{refusal[0]!r} answers with nothing else; remove {', '.join(map(repr, extra or refusal[1:]))}.")
 
 
 def _why_not(ctx: Ctx, s: int, cards: list[int], name: str, targets: list[int]) -> str:

@@ -67,3 +67,13 @@ def test_garbage_orders_raise_rules_errors_only(i, seat, awaited, order):
         return
     res = engine.resolve(engine.submit(state, seat, order).state, "fuzz")
     assert res.state is not None
+
+
+def test_a_pass_carrying_a_choice_is_refused_not_acted_on():
+    """Found by the fuzz test above: {"pass": true, "negate": []} was stored and crashed
+    the resolution; a refusal may carry nothing else."""
+    state = next(st for st in _states() if st.raw["ask"]["kind"] == "negate_window")
+    seat = state.raw["ask"]["awaited"][0]
+    with pytest.raises(RulesError):
+        engine.validate_order(state, seat, {"pass": True, "negate": []})
+    engine.validate_order(state, seat, {"pass": True})
