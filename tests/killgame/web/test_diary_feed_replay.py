@@ -92,3 +92,19 @@ def test_the_feed_is_newest_first_across_turns(db):
     feed = re.search(r'id="kg-feed".*?</section>', html, re.S).group(0)
     turns = [int(t) for t in re.findall(r">T(\d+) [TA]<", feed)]
     assert turns == sorted(turns, reverse=True) and turns[0] == 2 and turns[-1] == 1
+
+
+def test_the_diary_says_what_you_heard_next_door(db):
+    match, (alice, bob, carol) = kg_match(3, config={"monster_count": 0}, prefix="h")
+    submit(match, alice, {"type": "start_zone", "zone": "er_cristallo"})  # next to the quarry
+    submit(match, bob, {"type": "start_zone", "zone": "cave_nord_ovest"})
+    submit(match, carol, {"type": "start_zone", "zone": "cave_nord_ovest"})
+    close_phase(match)
+    submit(match, bob, {"type": "attack", "weapon": "sniper_rifle",
+                        "targets": ["p" + str(match.seats.get(user=carol).number)]})
+    close_phase(match)
+    html = client_for(alice).get(detail_url(match)).content.decode()
+    diary = re.search(r'id="kg-diary".*?</section>', html, re.S).group(0)
+    assert re.search(r'class="kg-private kg-heard">You heard 1 shot\(s\) from Cave Nord-Ovest',
+                     diary), diary
+    assert "attacked" not in diary  # who shot whom stays in that zone
