@@ -117,6 +117,8 @@ def new_phase_rows(*, match: Match, closed: Phase | None, opened: Phase | None,
     rows: list[Notification] = []
     seats = _active_seats(match, seats)
     if opened is None:
+        if closed is not None and closed.deadline_at is None:
+            return rows  # a solo game ends while its player watches: no email
         for seat in seats:
             if wants(seat.user, K.MATCH_FINISHED):
                 rows.append(Notification(recipient=seat.user, kind=K.MATCH_FINISHED, match=match,
