@@ -244,3 +244,15 @@ def test_a_solo_game_sends_no_match_started_mail(alice, django_capture_on_commit
 def test_the_new_match_page_links_to_the_dice_slayer_page(alice_client):
     html = alice_client.get(reverse("games:match-create")).content.decode()
     assert f'href="{reverse("diceslayer:home")}"' in html
+
+
+def test_the_end_of_a_solo_game_sends_no_mail(solo, alice, django_capture_on_commit_callbacks):
+    from django.core import mail
+
+    from games.models import Notification
+
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        play_to_end(solo, {0: alice})
+    assert not Notification.objects.filter(match=solo).exists()
+    assert mail.outbox == []
