@@ -115,6 +115,8 @@ def _check_play(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> None:
         return
     if "skill" in order and "use" not in order:
         sk = order["skill"]
+        if not isinstance(sk, str):
+            raise E.InvalidOrder("'skill' must be a skill id.", field="skill")
         match = [a for a in actions if a.get("skill") == sk and "use" not in a and "use_pair" not in a]
         if not match:
             if sk == "jijiang":
