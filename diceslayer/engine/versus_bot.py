@@ -128,6 +128,18 @@ for _s2 in S2_KEYS:
 COMPLETERS = {s2: tuple((f, NEXT[s2][f][1]) for f in FACES if NEXT[s2][f][1]) for s2 in S2_KEYS}
 
 
+# The same as bit masks (bit f for face f): (completing face, the faces it removes).
+COMP_MASKS = {s2: tuple((1 << g, sum(1 << t for t in tg)) for g, tg in COMPLETERS[s2])
+              for s2 in S2_KEYS}
+# For the last two stock dice: per face f, (f, the new last two, the faces the full stock
+# removes, them as a mask, whether it is a set, COMP_MASKS of the new stock).
+PICKS = {s2: tuple((f, NEXT[s2][f][0] if not NEXT[s2][f][2] else (), NEXT[s2][f][1],
+                    sum(1 << t for t in NEXT[s2][f][1]), NEXT[s2][f][2],
+                    COMP_MASKS[NEXT[s2][f][0] if not NEXT[s2][f][2] else ()])
+                   for f in FACES)
+         for s2 in S2_KEYS}
+
+
 def v2_roll_in(size: int) -> int:
     return 3 if size <= 4 else 2 if size <= 6 else 1
 
@@ -299,12 +311,15 @@ class V2:
                   troom: int, bomb: int) -> tuple[tuple[int, float], ...]:
         c = [0, fa >> 5 & M, fa >> 10 & M, fa >> 15 & M, fa >> 20 & M, fa >> 25 & M,
              fa >> 30 & M]
+        present = 0
+        for f in FACES:
+            if c[f]:
+                present |= 1 << f
         best: dict[int, float] = {}
         held = BOMB_W if bomb == 1 else -BOMB_W if bomb == 2 else 0.0
-        for f in FACES:
+        for f, new_s2, targets, tmask, is_set, comps in PICKS[s2a]:
             if not c[f]:
                 continue
-            new_s2, targets, is_set = NEXT[s2a][f]
             n = 0
             for t in targets:
                 n += c[t]
@@ -315,7 +330,6 @@ class V2:
             sent = n - 1 if n >= 2 else 0
             if is_set:
                 sent += 3
-                new_s2 = ()
             hundred = pts >= room
             if hundred:
                 sent += size
@@ -327,40 +341,36 @@ class V2:
             else:
                 ready = 0
                 if not hundred:
-                    for g, tg in COMPLETERS[new_s2]:
-                        if g in targets or not c[g] - (g == f):
-                            continue
-                        for t in tg:
-                            if t not in targets and c[t] - (t == f):
-                                ready += 1
-                                break
+                    mask = present & ~tmask
+                    if c[f] == 1:
+                        mask &= ~(1 << f)
+                    for gbit, gmask in comps:
+                        if mask & gbit and mask & gmask:
+                            ready += 1
                 val = -DANGER2[size] + READY_W * (ready if ready < 2 else 2) \
                     + POINT_W2 * pts + held
             if val > best.get(sent, NEG):
                 best[sent] = val
         if bomb != 2:
+            comps = COMP_MASKS[s2a]
             for f in FACES:
                 k = c[f]
                 if not k:
                     continue
                 size = na - k
+                mask = present & ~(1 << f)
                 ready = 0
-                for g, tg in COMPLETERS[s2a]:
-                    if g == f or not c[g]:
-                        continue
-                    for t in tg:
-                        if t != f and c[t]:
-                            ready += 1
-                            break
+                for gbit, gmask in comps:
+                    if mask & gbit and mask & gmask:
+                        ready += 1
                 val = (-DANGER2[size] if size < VERSUS_LOSS_AT else -OPP_DANGER2[size]) \
                     + READY_W * (ready if ready < 2 else 2) - BOMB_W
                 if val > best.get(0, NEG):
                     best[0] = val
         # Keep only entries not dominated by one that sends more with a higher value.
-        items = sorted(best.items(), key=lambda e: -e[0])
         out: list[tuple[int, float]] = []
         top = NEG
-        for sent, val in items:
+        for sent, val in sorted(best.items(), reverse=True):
             if val > top:
                 out.append((sent, val))
                 top = val
