@@ -113,8 +113,9 @@ def map_drawing(view: Mapping[str, Any], match_config: Mapping[str, Any] | None,
     box = (min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad)
     me = view.get("me") or {}
     here = me.get("zone") if me.get("alive") else None
-    tactical_moves = set(view.get("moves") or [])
-    start_zones = set(view.get("start_zones") or [])
+    live = not view.get("over")  # once over nothing is reachable or closing any more
+    tactical_moves = set(view.get("moves") or []) if live else set()
+    start_zones = set(view.get("start_zones") or []) if live else set()
     clouds: dict[str, list[str]] = {}
     for c in view.get("clouds") or []:
         clouds.setdefault(c["zone"], []).append(c["cloud"])
@@ -138,7 +139,7 @@ def map_drawing(view: Mapping[str, Any], match_config: Mapping[str, Any] | None,
             states.append("reachable")
         if zid in start_zones:
             states.append("startable")
-        if zid == view.get("next_to_close"):
+        if live and zid == view.get("next_to_close"):
             states.append("closing-next")
         if zid == mp["central"]:
             states.append("central")
@@ -202,7 +203,7 @@ def board(view: Mapping[str, Any] | None, match_config: Mapping[str, Any] | None
         "map": map_drawing(view, match_config), "turn": view["turn"], "phase": view["phase"],
         "over": view["over"], "living": view["living_count"],
         "double_damage": view.get("double_damage"), "mode": view["mode"],
-        "next_to_close": _zone_name(view, view.get("next_to_close")),
+        "next_to_close": "" if view["over"] else _zone_name(view, view.get("next_to_close")),
         "closed": [_zone_name(view, z) for z in view.get("closed", [])],
         "check_enabled": view.get("check_enabled"), "me": None, "dead": False,
         "winners": [pid_name(w, names) for w in view.get("winners") or []],

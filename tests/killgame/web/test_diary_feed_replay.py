@@ -83,6 +83,7 @@ def test_replay_opens_after_the_end_with_every_position(db):
     assert client_for(None).get(url, {"step": 999}).status_code == 200
     final = client_for(alice).get(detail_url(match)).content.decode()
     assert "u0 won" in final and 'id="kg-replay-link"' in final
+    assert "z-reachable" not in final and "z-closing-next" not in final  # nothing moves now
 
 
 def test_the_feed_is_newest_first_across_turns(db):
