@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from importlib.util import find_spec
-
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
@@ -16,6 +14,4 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("", include("games.urls")),
 ]
-for _app in settings.GAME_APPS:
-    if find_spec(f"{_app}.urls"):
-        urlpatterns.append(path(f"{_app}/", include(f"{_app}.urls")))
+urlpatterns += [path(f"{app}/", include(f"{app}.urls")) for app in settings.GAME_APPS]
