@@ -40,6 +40,7 @@ through the 100-transfers and a target). Versus 1 values the score difference fi
 (matches are won at 100 or on points when the dice run out), then dice sent into B's
 grace, dice in A's grace (they fall when A removes nothing), field sizes and ready faces.
 
+Versus 1 leaves are memoised across decisions by the whole position they depend on.
 Versus 2 values are memoised across decisions in plain-int keyed tables (cleared when
 large): for each (A's field, stock, room to the next 100 and to the target, bomb), the
 best own value per number of dice sent (a small frontier, so B's field size is applied
@@ -492,6 +493,7 @@ def _v2(target: int | None) -> V2:
 def clear_caches() -> None:
     """Forget every memoised value (to time a cold decision)."""
     _V2_SEARCHES.clear()
+    _V1_SEARCHES.clear()
 
 
 def _bomb_code(state: State, seat: int) -> int:
@@ -533,7 +535,12 @@ class V1:
 
     def __init__(self, target: int) -> None:
         self.target = target
+        # A pure function of its key (and the target): kept across decisions (``_v1``).
         self.leaf_memo: dict[tuple, float] = {}
+
+    def trim(self) -> None:
+        if len(self.leaf_memo) > 200_000:
+            self.leaf_memo.clear()
 
     @staticmethod
     def pick(fx: int, nx: int, s2: tuple[int, ...], sc: int, gx: int, ngx: int,
@@ -580,14 +587,21 @@ class V1:
 
     def moves(self, fa: int, na: int, s2a: tuple[int, ...], sca: int, ga: int, nga: int,
               fb: int, nb: int) -> list[tuple[Order, tuple]]:
-        out: list[tuple[Order, tuple]] = []
+        orders = [Pick(f) for f in FACES if (fa >> (SH * f)) & M] + \
+            [Pick(f, Source.OPPONENT) for f in FACES if (fb >> (SH * f)) & M]
+        return list(zip(orders, self.results(fa, na, s2a, sca, ga, nga, fb, nb)))
+
+    def results(self, fa: int, na: int, s2a: tuple[int, ...], sca: int, ga: int, nga: int,
+                fb: int, nb: int) -> list[tuple]:
+        """The results of every pick (own field first, then the other's, by face)."""
+        pick = self.pick
+        out = []
         for f in FACES:
             if (fa >> (SH * f)) & M:
-                out.append((Pick(f), self.pick(fa, na, s2a, sca, ga, nga, fb, nb, f, True)))
+                out.append(pick(fa, na, s2a, sca, ga, nga, fb, nb, f, True))
         for f in FACES:
             if (fb >> (SH * f)) & M:
-                out.append((Pick(f, Source.OPPONENT),
-                            self.pick(fa, na, s2a, sca, ga, nga, fb, nb, f, False)))
+                out.append(pick(fa, na, s2a, sca, ga, nga, fb, nb, f, False))
         return out
 
     def static(self, r: tuple, scb: int, ngb: int) -> float:
@@ -605,11 +619,16 @@ class V1:
         v = self.leaf_memo.get(key)
         if v is not None:
             return v
-        moves = self.moves(fa, na, s2a, sca, ga, nga, fb, nb)
-        if not moves:
+        results = self.results(fa, na, s2a, sca, ga, nga, fb, nb)
+        if not results:
             best = (sca - scb) - GRACE_W1 * nga + GRACE_W1 * 0.5 * ngb  # a pass (rare)
         else:
-            best = max(self.static(r, scb, ngb) for _, r in moves)
+            static = self.static
+            best = NEG
+            for r in results:
+                v = static(r, scb, ngb)
+                if v > best:
+                    best = v
         self.leaf_memo[key] = best
         return best
 
@@ -617,11 +636,11 @@ class V1:
         """B to move: min over its picks of A's expected leaf after B's attack dice."""
         fa, na, s2a, sca, ga, nga = a
         fb, nb, s2b, scb, gb, ngb = b
-        moves = self.moves(fb, nb, s2b, scb, gb, ngb, fa, na)
-        if not moves:
+        results = self.results(fb, nb, s2b, scb, gb, ngb, fa, na)
+        if not results:
             return self.leaf(fa, na, s2a, sca, ga, nga, fb, nb, scb, ngb)
         best = 2 * WIN
-        for _, r in moves:
+        for r in results:
             fb2, nb2, _s2b2, scb2, gb2, ngb2, fa2, na2, m, _pts = r
             if nb2 >= VERSUS_LOSS_AT:
                 val = WIN
@@ -649,10 +668,21 @@ class V1:
         return total
 
 
+_V1_SEARCHES: dict[int, V1] = {}
+
+
+def _v1(target: int) -> V1:
+    search = _V1_SEARCHES.get(target)
+    if search is None:
+        search = _V1_SEARCHES[target] = V1(target)
+    search.trim()
+    return search
+
+
 def versus1_choices(state: State, seat: int,
                     width: int = ROOT_WIDTH) -> list[tuple[float, Order, tuple]]:
     me, opp = state.players[seat], state.players[1 - seat]
-    search = V1(state.target or 100)
+    search = _v1(state.target or 100)
     s2b, scb, gb, ngb = tuple(opp.stock[-2:]), opp.score, pack(opp.grace), len(opp.grace)
     moves = search.moves(pack(me.plate), len(me.plate), tuple(me.stock[-2:]), me.score,
                          pack(me.grace), len(me.grace), pack(opp.plate), len(opp.plate))
