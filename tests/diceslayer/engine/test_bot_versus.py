@@ -263,6 +263,11 @@ HARD = [
             {"plate": [1, 2, 3, 4, 5, 6, 6], "stock": [5, 6]}, bomb=None, target=300), 0),
     (versus(Variant.VERSUS1, {"plate": [1, 2, 3, 4, 5, 6, 6], "stock": [4, 5]},
             {"plate": [1, 2, 3, 4, 5, 6, 1], "stock": [2, 3], "grace": [1, 5]}), 0),
+    # the slowest decisions seen in the bench's self-play (cold memo)
+    (versus(Variant.VERSUS2, {"plate": [1, 2, 5, 5], "stock": [3, 4]},
+            {"plate": [2, 3, 5, 5, 5, 5, 6], "stock": [4, 4]}, to_move=1), 1),
+    (versus(Variant.VERSUS1, {"plate": [1, 1, 1, 2, 2, 2, 3, 5], "stock": [1, 3, 4]},
+            {"plate": [1, 2, 2, 3, 5, 5, 6], "stock": [3, 4]}, to_move=1), 1),
 ]
 
 
