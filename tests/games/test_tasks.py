@@ -169,8 +169,22 @@ def test_bench_deadlines_closes_everything_once_with_real_workers(capsys):
 
     from django.core.management import call_command
 
-    call_command("bench_deadlines", "--matches", "20", "--json", "--timeout", "90",
-                 "--drain-timeout", "60")
+    import os
+
+    import psycopg
+
+    # Its own bench database and Redis db, so a second test run on this machine (or a
+    # developer's bench) cannot drop the database or steal the queue under it.
+    name = f"pbw_{os.getpid()}_bench"
+    try:
+        call_command("bench_deadlines", "--matches", "20", "--json", "--timeout", "90",
+                     "--drain-timeout", "60",
+                     "--database-url", f"postgres://postgres@127.0.0.1:5432/{name}",
+                     "--redis-url", f"redis://127.0.0.1:6379/{1 + os.getpid() % 14}")
+    finally:
+        with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres",
+                             autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert result["matches"] == result["closed"] == 20
     assert result["closed_twice"] == 0
