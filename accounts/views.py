@@ -91,7 +91,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     except ApplicationError as exc:
         return render(request, "accounts/unsubscribe.html",
                       {"token": token, "done": False, "error": exc.message, "bad": True},
-                      status=exc.status if 400 <= exc.status < 500 else 400)
+                      status=exc.client_status)
     return render(request, "accounts/unsubscribe.html", {
         "token": token, "done": apply, "description": result.description,
     })

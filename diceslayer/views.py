@@ -46,9 +46,6 @@ def _get_match_for_user(request: HttpRequest, match_id: int) -> Match:
     return match
 
 
-def _status(exc: ApplicationError) -> int:
-    return exc.status if 400 <= exc.status < 500 else 400
-
 
 def _flags(request: HttpRequest) -> tuple[bool, bool]:
     return request.GET.get("hint") == "1", request.GET.get("patterns") == "1"
@@ -148,7 +145,7 @@ def versus_new(request: HttpRequest) -> HttpResponse:
                     bots_enabled=data["bots_enabled"])
             except ApplicationError as exc:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)
-                status = _status(exc)
+                status = exc.client_status
             else:
                 messages.success(request, VERSUS_STARTED if match.status == Match.Status.RUNNING
                                  else VERSUS_OPEN)
@@ -163,7 +160,7 @@ def versus_join(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         services.versus_join(match=match, user=request.user)
     except ApplicationError as exc:
-        return _page(request, match, status=_status(exc), error=exc.message)
+        return _page(request, match, status=exc.client_status, error=exc.message)
     messages.success(request, JOINED)
     return redirect("diceslayer:play", match_id=match.pk)
 
@@ -235,7 +232,7 @@ def pick(request: HttpRequest, match_id: int) -> HttpResponse:
                            version=version)
     except ApplicationError as exc:
         match.refresh_from_db()
-        return _board(request, match, status=_status(exc), error=exc.message)
+        return _board(request, match, status=exc.client_status, error=exc.message)
     if request.htmx:
         return _board(request, match)
     return redirect(reverse("diceslayer:play", args=[match.pk]) + "#ds-board")

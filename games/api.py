@@ -106,7 +106,7 @@ def api_view(methods: tuple[str, ...]) -> Callable[[Callable[..., JsonResponse]]
             try:
                 return fn(request, *args, **kwargs)
             except ApplicationError as exc:
-                status = exc.status if 400 <= exc.status < 500 else 400
+                status = exc.client_status
                 return JsonResponse({"ok": False, "error": exc.as_dict()}, status=status)
         return wrapper
     return decorator

@@ -20,6 +20,11 @@ class ApplicationError(Exception):
         self.field = field
         self.details = details or {}
 
+    @property
+    def client_status(self) -> int:
+        """The status a page or API answers with: always a 4xx (a refusal is never a 500)."""
+        return self.status if 400 <= self.status < 500 else 400
+
     def as_dict(self) -> dict[str, Any]:
         return {"code": self.code, "message": self.message, "field": self.field,
                 "details": self.details}

@@ -143,3 +143,8 @@ def checkin_counts(phase: Phase) -> tuple[int, int]:
 def phase_history(match: Match) -> QuerySet[Phase]:
     """Closed phases, newest first."""
     return Phase.objects.filter(match=match, closed_at__isnull=False).order_by("-number")
+
+
+def may_start(match: Match, user) -> bool:
+    """Who may start a forming match by hand: its creator or the director."""
+    return bool(user.is_authenticated and (user.is_staff or match.created_by_id == user.pk))

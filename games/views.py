@@ -26,6 +26,7 @@ from games.exceptions import ApplicationError
 from games.forms import LobbyFilterForm, MatchCreateForm, OrderForm, parse_int
 from games.lib import pages
 from games.models import Match, Seat
+from games.selectors import may_start
 from games.services.matches import match_create, match_join, match_leave, match_start
 from games.services.orders import order_submit
 from games.services.seats import seat_checkin, seat_checkin_withdraw
@@ -73,9 +74,6 @@ def _hidden_int(request: HttpRequest, name: str) -> int | None:
         raise _DamagedForm(DAMAGED_FORM.format(name=name))
     return value
 
-
-def _error_status(exc: ApplicationError) -> int:
-    return exc.status if 400 <= exc.status < 500 else 400
 
 
 # --- lobby and creation ----------------------------------------------------------------
@@ -125,7 +123,7 @@ def match_create_view(request: HttpRequest, slug: str) -> HttpResponse:
                     match_join(match=match, user=request.user, invite_code=match.invite_code)
             except ApplicationError as exc:
                 form.add_error(_form_field(form, exc.field), exc.message)
-                status = _error_status(exc)
+                status = exc.client_status
             else:
                 messages.success(request, CREATED)
                 return redirect("games:match-detail", match_id=match.pk)
@@ -152,7 +150,7 @@ def match_join_view(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         match_join(match=match, user=request.user)
     except ApplicationError as exc:
-        return _match_page(request, match, status=_error_status(exc), error=exc.message)
+        return _match_page(request, match, status=exc.client_status, error=exc.message)
     messages.success(request, JOINED)
     return redirect("games:match-detail", match_id=match.pk)
 
@@ -166,7 +164,7 @@ def match_leave_view(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         match_leave(match=match, user=request.user)
     except ApplicationError as exc:
-        return _match_page(request, match, status=_error_status(exc), error=exc.message)
+        return _match_page(request, match, status=exc.client_status, error=exc.message)
     messages.success(request, LEFT)
     return redirect("games:lobby")
 
@@ -176,12 +174,12 @@ def match_leave_view(request: HttpRequest, match_id: int) -> HttpResponse:
 def match_start_view(request: HttpRequest, match_id: int) -> HttpResponse:
     """The creator (or the director) starts a forming match by hand."""
     match = _get_match_for_user(request, match_id)
-    if not (request.user.is_staff or match.created_by_id == request.user.pk):
+    if not may_start(match, request.user):
         return _match_page(request, match, status=403, error=NOT_ALLOWED_TO_START)
     try:
         match_start(match=match, actor=request.user)
     except ApplicationError as exc:
-        return _match_page(request, match, status=_error_status(exc), error=exc.message)
+        return _match_page(request, match, status=exc.client_status, error=exc.message)
     messages.success(request, STARTED)
     return redirect("games:match-detail", match_id=match.pk)
 
@@ -201,7 +199,7 @@ def match_invite(request: HttpRequest, code: str) -> HttpResponse:
         try:
             match_join(match=match, user=request.user, invite_code=code)
         except ApplicationError as exc:
-            error, status = exc.message, _error_status(exc)
+            error, status = exc.message, exc.client_status
         else:
             messages.success(request, JOINED)
             return redirect("games:match-detail", match_id=match.pk)
@@ -308,7 +306,7 @@ def order_submit_view(request: HttpRequest, match_id: int) -> HttpResponse:
                      version=version)
     except ApplicationError as exc:
         form = OrderForm(request.POST) if not pages.has_custom_order_form(match.game) else None
-        return _match_page(request, match, status=_error_status(exc), order_form=form,
+        return _match_page(request, match, status=exc.client_status, order_form=form,
                            order_error=exc.message)
     return _action_done(request, match, ORDER_SAVED, "#order")
 
@@ -325,7 +323,7 @@ def checkin_view(request: HttpRequest, match_id: int) -> HttpResponse:
     except _DamagedForm as exc:
         return _match_page(request, match, status=400, error=str(exc))
     except ApplicationError as exc:
-        return _match_page(request, match, status=_error_status(exc), error=exc.message)
+        return _match_page(request, match, status=exc.client_status, error=exc.message)
     return _action_done(request, match, CHECKED_IN)
 
 
@@ -341,6 +339,6 @@ def checkin_withdraw_view(request: HttpRequest, match_id: int) -> HttpResponse:
     except _DamagedForm as exc:
         return _match_page(request, match, status=400, error=str(exc))
     except ApplicationError as exc:
-        return _match_page(request, match, status=_error_status(exc), error=exc.message)
+        return _match_page(request, match, status=exc.client_status, error=exc.message)
     return _action_done(request, match, CHECKIN_WITHDRAWN)
 

@@ -66,9 +66,6 @@ def _page(request: HttpRequest, match: Match, *, status: int, errors: dict[str, 
     return render(request, "games/match_detail.html", ctx, status=status)
 
 
-def _status(exc: ApplicationError) -> int:
-    return exc.status if 400 <= exc.status < 500 else 400
-
 
 @login_required
 @require_POST
@@ -102,7 +99,7 @@ def order(request: HttpRequest, match_id: int) -> HttpResponse:
             control = "kind"
         elif payload.get("type") == "withdraw" and exc.code == "NO_EFFECT":
             control = "withdraw"  # the slot is empty: it has no button to stand next to
-        return _page(request, match, status=_status(exc), errors={control: exc.message})
+        return _page(request, match, status=exc.client_status, errors={control: exc.message})
     kind = payload["type"]
     messages.success(request, CHECK_SAVED if kind == "check" else
                      WITHDRAWN if kind == "withdraw" else ORDER_SAVED)

@@ -403,7 +403,7 @@ def table_context(request: HttpRequest, match: Match, *, error: str | None = Non
         "can_join": bool(match.status == Match.Status.FORMING and seat is None
                          and request.user.is_authenticated and not match.is_private),
         "can_start": bool(match.status == Match.Status.FORMING and request.user.is_authenticated
-                          and (request.user.is_staff or match.created_by_id == request.user.pk)),
+                          and selectors.may_start(match, request.user)),
         "outcome": match.outcome if finished else None,
     }
     if view is None:

@@ -22,6 +22,7 @@ from games.exceptions import ApplicationError
 from games.forms import parse_int
 from games.lib import pages as game_pages
 from games.models import Match
+from games.selectors import may_start
 from games.services.matches import match_create, match_join, match_start
 from games.services.orders import order_submit
 from games.services.seats import seat_checkin_withdraw
@@ -77,7 +78,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
                     match_join(match=match, user=request.user, invite_code=match.invite_code)
             except ApplicationError as exc:
                 form.add_error(None, exc.message)
-                status = exc.status if 400 <= exc.status < 500 else 400
+                status = exc.client_status
             else:
                 messages.success(request, "The table is set. Share it; start when everyone sits.")
                 return redirect("sanguosha:table", match_id=match.pk)
@@ -92,7 +93,7 @@ def table_sit(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         match_join(match=match, user=request.user)
     except ApplicationError as exc:
-        status = exc.status if 400 <= exc.status < 500 else 400
+        status = exc.client_status
         return _render_table(request, match, status=status, error=exc.message)
     messages.success(request, SAT_DOWN)
     return redirect("sanguosha:table", match_id=match.pk)
@@ -103,12 +104,12 @@ def table_sit(request: HttpRequest, match_id: int) -> HttpResponse:
 def table_start(request: HttpRequest, match_id: int) -> HttpResponse:
     """The host (or the director) deals identities and starts (``match_start``)."""
     match = _get_table(request, match_id)
-    if not (request.user.is_staff or match.created_by_id == request.user.pk):
+    if not may_start(match, request.user):
         return _render_table(request, match, status=403, error=NOT_ALLOWED_TO_START)
     try:
         match_start(match=match, actor=request.user)
     except ApplicationError as exc:
-        status = exc.status if 400 <= exc.status < 500 else 400
+        status = exc.client_status
         return _render_table(request, match, status=status, error=exc.message)
     messages.success(request, STARTED)
     return redirect("sanguosha:table", match_id=match.pk)
@@ -152,7 +153,7 @@ def answer(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         order_submit(match=match, seat=seat, payload=payload, phase_id=phase_id)
     except ApplicationError as exc:
-        status = exc.status if 400 <= exc.status < 500 else 400
+        status = exc.client_status
         return _render_table(request, match, status=status, error=exc.message, fragment=fragment)
     match.refresh_from_db()
     if fragment:
@@ -178,7 +179,7 @@ def answer_withdraw(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         seat_checkin_withdraw(match=match, seat=seat, phase_id=phase_id)
     except ApplicationError as exc:
-        status = exc.status if 400 <= exc.status < 500 else 400
+        status = exc.client_status
         return _render_table(request, match, status=status, error=exc.message, fragment=fragment)
     match.refresh_from_db()
     if fragment:
