@@ -25,3 +25,26 @@ def director(db):
     from tests.factories import make_user
 
     return make_user("director", staff=True)
+
+
+def pytest_unconfigure(config):
+    """Drop this run's test database if Django's teardown could not (a connection left
+    open by a live-server or thread test blocks a plain DROP), so CI machines do not
+    collect stale ``test_pbw_<pid>`` databases."""
+    import os
+
+    from django.conf import settings
+
+    name = os.environ.get("PBW_TEST_DB")
+    db = settings.DATABASES["default"] if settings.configured else {}
+    if not name or not db.get("ENGINE", "").endswith("postgresql"):
+        return
+    try:
+        import psycopg
+
+        with psycopg.connect(host=db["HOST"] or None, port=db["PORT"] or None,
+                             user=db["USER"] or None, password=db["PASSWORD"] or None,
+                             dbname="postgres", autocommit=True, connect_timeout=5) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    except Exception:  # noqa: BLE001 - cleanup only; never fail the run for it
+        pass

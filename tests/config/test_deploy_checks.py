@@ -15,7 +15,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_check_deploy_is_clean_with_production_settings():
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.production",
+    # (the browser tests set DJANGO_ALLOW_ASYNC_UNSAFE in this process; a deployment never does)
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env = {**env, "DJANGO_SETTINGS_MODULE": "config.settings.production",
            "SECRET_KEY": "x" * 20 + "-a-long-random-production-secret-for-the-check-" + "y" * 20,
            "ALLOWED_HOSTS": "play.example.org", "DATABASE_URL": "sqlite:///:memory:"}
     proc = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level",
