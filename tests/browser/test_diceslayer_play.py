@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -35,10 +34,8 @@ MAX_ROUNDS = 300
 
 
 @pytest.fixture
-def chromium():
-    path = shutil.which("chromium") or shutil.which("chromium-browser")
-    if not path:
-        pytest.skip("Debian's chromium is not installed")
+def chromium(chromium_path):
+    path = chromium_path
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
