@@ -38,3 +38,20 @@ def test_production_settings_refuse_the_dev_secret():
 @pytest.mark.django_db
 def test_no_missing_migrations():
     call_command("makemigrations", "--check", "--dry-run", verbosity=0)
+
+
+def test_healthz_answers_plain_http_under_production_settings():
+    """The docker-compose probe: plain HTTP to 127.0.0.1 with an allowed Host header."""
+    code = (
+        "import django, os; django.setup();"
+        "from django.test import Client;"
+        "r = Client().get('/healthz', HTTP_HOST='play.example.org');"
+        "print(r.status_code)"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env.update({"DJANGO_SETTINGS_MODULE": "config.settings.production",
+                "SECRET_KEY": "z" * 60, "ALLOWED_HOSTS": "play.example.org",
+                "DATABASE_URL": "sqlite:///:memory:"})
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.stdout.strip().splitlines()[-1] == "200", proc.stdout + proc.stderr
