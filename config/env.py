@@ -45,7 +45,10 @@ def database_from_url(url: str, *, base_dir: Path) -> dict:
     parts = urlsplit(url)
     if parts.scheme == "sqlite":
         path = unquote(parts.path.lstrip("/")) if not parts.path.startswith("//") else parts.path[1:]
-        name = path if path.startswith("/") else str(base_dir / path) if path else ":memory:"
+        if path in ("", ":memory:"):
+            name = ":memory:"
+        else:
+            name = path if path.startswith("/") else str(base_dir / path)
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": name,
                 "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"}}
     if parts.scheme in {"postgres", "postgresql", "pgsql"}:

@@ -15,6 +15,8 @@ def test_database_url_postgres_and_sqlite():
         "django.db.backends.postgresql", "pbw", "u", "p@ss", "db", "5433")
     lite = database_from_url("sqlite:///var/db.sqlite3", base_dir=Path("/x"))
     assert lite["NAME"] == "/x/var/db.sqlite3"
+    assert database_from_url("sqlite:////abs/db.sqlite3", base_dir=Path("/x"))["NAME"] == "/abs/db.sqlite3"
+    assert database_from_url("sqlite:///:memory:", base_dir=Path("/x"))["NAME"] == ":memory:"
     with pytest.raises(ValueError):
         database_from_url("mysql://x/y", base_dir=Path("/x"))
 
