@@ -15,9 +15,9 @@ def safe_zone(name: str | None, default: str = "UTC") -> zoneinfo.ZoneInfo:
 
 
 def format_local(moment: datetime | None, zone_name: str | None) -> str:
-    """``2026-03-29 13:00 CEST`` in the reader's zone; ``"no deadline"`` for ``None``."""
+    """``2026-03-29 13:00 CEST`` in the reader's zone; ``"none (no time limit)"`` for ``None``."""
     if moment is None:
-        return "no deadline"
+        return "none (no time limit)"
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=dt_timezone.utc)
     local = moment.astimezone(safe_zone(zone_name))
