@@ -15,8 +15,13 @@ from typing import Any, Mapping, Sequence
 
 from games.rules import Outcome, PhaseSpec, Resolution, Submitted
 
+# The frame handlers register themselves on import; they are imported here, once, so that
+# ``flow`` (the loop they all use) imports none of them and no import circle forms.
+from sanguosha.engine import cardflow as _cardflow  # noqa: F401  (using a card)
 from sanguosha.engine import characters as _characters  # noqa: F401  (registers the skills)
+from sanguosha.engine import damage as _damage  # noqa: F401  (damage, dying, death)
 from sanguosha.engine import effects as _effects  # noqa: F401  (registers trick frames)
+from sanguosha.engine import judge as _judge  # noqa: F401  (judgments)
 from sanguosha.engine.describe import describe
 from sanguosha.engine.errors import IllegalOrder, InvalidOrder
 from sanguosha.engine.flow import run

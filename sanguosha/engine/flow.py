@@ -11,7 +11,8 @@ This module owns the loop, asks, triggers, small effects and the turn frames (``
 ``cardflow`` owns using a card (``use``, ``after_target``, ``kill_eff``, ``trick_eff``,
 ``negate``, ``demand``, ``lord_help``, ``choose_card``, ``opt_cost``, ``take_card``),
 ``effects`` the tricks' own frames, ``damage`` damage/dying/death, ``judge`` judgments, and
-``characters/`` the skill frames.
+``characters/`` the skill frames. Those modules register their handlers here with
+:func:`handler`; ``sanguosha.engine`` imports them all, so this module imports none of them.
 """
 
 from __future__ import annotations
@@ -439,9 +440,3 @@ def _indulgence(ctx: Ctx, f: JSON, r: JSON) -> None:
 
 JUDGE_EFFECTS["lightning"] = _lightning
 JUDGE_EFFECTS["indulgence"] = _indulgence
-
-
-# the frame handlers of the other resolution modules register themselves on import
-from sanguosha.engine import cardflow as _cardflow  # noqa: E402,F401
-from sanguosha.engine import damage as _damage  # noqa: E402,F401
-from sanguosha.engine import judge as _judge  # noqa: E402,F401
