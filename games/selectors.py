@@ -15,9 +15,8 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from games.models import DiaryEntry, Match, Phase, Seat
+from games.models import CheckIn, DiaryEntry, Match, Phase, Seat
 from games.registry import UnknownGame, get_rules
-from games.services.seats import checked_in_numbers
 
 
 def match_list_for_user(user) -> QuerySet[Match]:
@@ -131,6 +130,43 @@ def diary_for_seat(match: Match, seat_number: int | None, *, since_seq: int = 0,
                       text=_describe(engine, r, seat_number, lang) if engine else r.kind,
                       is_public=r.is_public, created_at=r.created_at, phase_id=r.phase_id)
             for r in rows]
+
+
+# --- checked in: THE predicate (issue #2 §5) ----------------------------------------------
+
+def seat_is_checked_in(phase: Phase, seat: Seat) -> bool:
+    """THE predicate: a seat counts as checked in for ``phase`` when it has nothing to do
+    (not awaited: dead, eliminated, not its turn), is played by the bot, was removed, or
+    pressed check-in."""
+    if seat.number is None or seat.number not in phase.awaited:
+        return True
+    if seat.is_bot or seat.removed_at is not None:
+        return True
+    return CheckIn.objects.filter(phase=phase, seat=seat).exists()
+
+
+def checked_in_numbers(phase: Phase, *, seats: list[Seat] | None = None,
+                       fresh: bool = False) -> set[int]:
+    """Seat numbers of ``phase``'s match that count as checked in (same rule, one query
+    for the seats and one for the check-ins; none when ``seats`` are given and the phase
+    is ``fresh`` — just created, so nobody pressed check-in yet)."""
+    if seats is None:
+        seats = list(Seat.objects.filter(match_id=phase.match_id, number__isnull=False))
+    seats = [s for s in seats if s.number is not None]
+    awaited = set(phase.awaited)
+    pressed = set() if fresh else set(
+        CheckIn.objects.filter(phase=phase).values_list("seat__number", flat=True))
+    return {s.number for s in seats
+            if s.number not in awaited or s.is_bot or s.removed_at is not None
+            or s.number in pressed}
+
+
+def phase_all_checked_in(phase: Phase, *, seats: list[Seat] | None = None,
+                         fresh: bool = False) -> bool:
+    """Every awaited seat counts as checked in (an awaited number with no seat row — an
+    engine seat nobody holds — counts as absent, so it waits for the deadline)."""
+    done = checked_in_numbers(phase, seats=seats, fresh=fresh)
+    return all(n in done for n in phase.awaited)
 
 
 def checkin_counts(phase: Phase) -> tuple[int, int]:

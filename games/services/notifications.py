@@ -37,6 +37,7 @@ from games.lib import unsubscribe
 from games.lib.dates import safe_zone
 from games.lib.oncommit import enqueue_on_commit
 from games.models import DiaryEntry, Match, Notification, Phase, Seat
+from games.selectors import seat_is_checked_in
 
 log = logging.getLogger(__name__)
 
@@ -251,11 +252,9 @@ def seat_nags_schedule(*, phase: Phase, seats: list[Seat] | None = None) -> None
 def seats_send_nags(*, now: datetime | None = None) -> int:
     """Remind awaited seats that have not checked in; once per phase and seat.
 
-    Uses :func:`games.services.seats.seat_is_checked_in` — the same predicate as the early
+    Uses :func:`games.selectors.seat_is_checked_in` — the same predicate as the early
     close — so a dead or eliminated seat is never nagged.
     """
-    from games.services.seats import seat_is_checked_in
-
     now = now or timezone_now()
     sent = 0
     due = list(Seat.objects.filter(next_nag_at__lte=now).values_list("pk", flat=True)[:1000])

@@ -29,6 +29,7 @@ from games.models import (CheckIn, DiaryEntry, DirectorAction, Match, Order, Pha
                           Snapshot, SweepHeartbeat)
 from games.registry import get_rules
 from games.rules import RulesError
+from games.selectors import phase_all_checked_in
 from games.services import notifications
 from games.services.diary import diary_rows
 from games.services.schedule import deadline_for
@@ -65,8 +66,6 @@ def _build_phase(*, match: Match, engine, state, now: datetime, number: int) -> 
 def _opened(phases: list[Phase], seats_by_match: dict[int, list[Seat]]) -> None:
     """After saving new phases: schedule the reminders, and queue the close of a phase
     whose awaited seats all count as checked in already (dead, bots, removed)."""
-    from games.services.seats import phase_all_checked_in
-
     changed: list[Seat] = []
     for phase in phases:
         seats = seats_by_match.get(phase.match_id, [])
@@ -113,8 +112,6 @@ def _is_ready(phase: Phase, now: datetime, seats: list[Seat]) -> bool:
     if phase.deadline_at is not None and phase.deadline_at <= now:
         return True
     if phase.close_when_all_checked_in:
-        from games.services.seats import phase_all_checked_in
-
         return phase_all_checked_in(phase, seats=seats)
     return False
 

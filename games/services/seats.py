@@ -1,8 +1,9 @@
-"""Seats: check-in (and withdrawing it), THE checked-in predicate, and the director's seat
-changes (replace by another user or the bot, remove).
+"""Seats: check-in (and withdrawing it) and the director's seat changes (replace by
+another user or the bot, remove).
 
 "Checked in" has one meaning everywhere (issue #2 §5): the early close, the counts a page
-shows and the reminders all call :func:`seat_is_checked_in`.
+shows and the reminders all call :func:`games.selectors.seat_is_checked_in` (a read, so it
+lives among the selectors; re-exported here for the callers that import it from seats).
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from django.utils.timezone import now as timezone_now
 from games.exceptions import ApplicationError
 from games.lib.oncommit import enqueue_on_commit
 from games.models import CheckIn, DirectorAction, Match, Phase, Seat
+from games.selectors import checked_in_numbers as checked_in_numbers
+from games.selectors import phase_all_checked_in as phase_all_checked_in
+from games.selectors import seat_is_checked_in as seat_is_checked_in
 
 NOT_YOUR_SEAT = "You have no seat in this match."
 NOT_AWAITED = "You have nothing to do in this phase."
@@ -26,41 +30,6 @@ MATCH_NOT_STARTED = "The match has not started yet."
 NO_OPEN_PHASE = "There is no open phase."
 STALE_PHASE = "The phase has changed since you loaded the page; reload and try again."
 PHASE_QUARANTINED = "This phase is waiting for the director."
-
-
-def seat_is_checked_in(phase: Phase, seat: Seat) -> bool:
-    """THE predicate: a seat counts as checked in for ``phase`` when it has nothing to do
-    (not awaited: dead, eliminated, not its turn), is played by the bot, was removed, or
-    pressed check-in."""
-    if seat.number is None or seat.number not in phase.awaited:
-        return True
-    if seat.is_bot or seat.removed_at is not None:
-        return True
-    return CheckIn.objects.filter(phase=phase, seat=seat).exists()
-
-
-def checked_in_numbers(phase: Phase, *, seats: list[Seat] | None = None,
-                       fresh: bool = False) -> set[int]:
-    """Seat numbers of ``phase``'s match that count as checked in (same rule, one query
-    for the seats and one for the check-ins; none when ``seats`` are given and the phase
-    is ``fresh`` — just created, so nobody pressed check-in yet)."""
-    if seats is None:
-        seats = list(Seat.objects.filter(match_id=phase.match_id, number__isnull=False))
-    seats = [s for s in seats if s.number is not None]
-    awaited = set(phase.awaited)
-    pressed = set() if fresh else set(
-        CheckIn.objects.filter(phase=phase).values_list("seat__number", flat=True))
-    return {s.number for s in seats
-            if s.number not in awaited or s.is_bot or s.removed_at is not None
-            or s.number in pressed}
-
-
-def phase_all_checked_in(phase: Phase, *, seats: list[Seat] | None = None,
-                         fresh: bool = False) -> bool:
-    """Every awaited seat counts as checked in (an awaited number with no seat row — an
-    engine seat nobody holds — counts as absent, so it waits for the deadline)."""
-    done = checked_in_numbers(phase, seats=seats, fresh=fresh)
-    return all(n in done for n in phase.awaited)
 
 
 def require_open_phase(match: Match, phase_id: int | None) -> Phase:
