@@ -195,12 +195,17 @@ def _short(name: str) -> list[str]:
 
 def board(view: Mapping[str, Any] | None, match_config: Mapping[str, Any] | None,
           names: Mapping[int, str], lang: str = "en") -> dict[str, Any]:
-    """Everything the board and order templates show, from ``view`` only."""
+    """Everything the board and order templates show, from ``view`` only (the director's
+    omniscient view is drawn as the spectator map with everybody's position)."""
     if not view:
         return {}
+    positions = None
+    if "map" not in view and "format" in view:
+        view, positions = director_view(view, names)
     me = view.get("me")
     out: dict[str, Any] = {
-        "map": map_drawing(view, match_config), "turn": view["turn"], "phase": view["phase"],
+        "map": map_drawing(view, match_config, positions=positions),
+        "turn": view["turn"], "phase": view["phase"],
         "over": view["over"], "living": view["living_count"],
         "double_damage": view.get("double_damage"), "mode": view["mode"],
         "next_to_close": "" if view["over"] else _zone_name(view, view.get("next_to_close")),
@@ -220,6 +225,25 @@ def board(view: Mapping[str, Any] | None, match_config: Mapping[str, Any] | None
     out["orders"] = stored_orders(view, names, lang)
     out["forms"] = order_choices(view, names, lang)
     return out
+
+
+def director_view(full: Mapping[str, Any], names: Mapping[int, str]
+                  ) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """The director (staff without a seat) gets ``omniscient_view``, the raw state: turn it
+    into the spectator view plus who stands where, so the same board draws it."""
+    from killgame import engine
+
+    state = engine.load({k: v for k, v in full.items() if k != "game"})
+    view = dict(engine.player_view(state, None))
+    view["omniscient"] = {"smoke": full.get("smoke", {}), "gas": full.get("gas", {})}
+    positions: dict[str, list[str]] = {}
+    for p in full.get("players", []):
+        if p.get("alive") and p.get("zone"):
+            positions.setdefault(p["zone"], []).append(names.get(p["seat"], p["pid"]))
+    for m in full.get("monsters", []):
+        if m.get("alive") and m.get("zone"):
+            positions.setdefault(m["zone"], []).append(f"Monster {m['number']}")
+    return view, positions
 
 
 def _zone_name(view: Mapping[str, Any], zid: str | None) -> str:
