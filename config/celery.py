@@ -7,7 +7,8 @@ import os
 from celery import Celery
 from celery.schedules import crontab
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
+# production by default (as wsgi/asgi): the package import runs this before them
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
 
 app = Celery("pbw")
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -40,6 +40,27 @@ def env_secret(name: str, default: str = "") -> str:
     return os.environ.get(name, default)
 
 
+def dev_secret_key(path: Path, *, create: bool) -> str:
+    """The embedded server's own random key, kept in ``path`` (mode 0600) so sessions and
+    links survive a restart; made on first use only when ``create``. ``""`` otherwise."""
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        if not create:
+            return ""
+    import secrets
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(50)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process made it first: use theirs
+        return path.read_text().strip()
+    with os.fdopen(fd, "w") as fh:
+        fh.write(key + "\n")
+    return key
+
+
 def database_from_url(url: str, *, base_dir: Path) -> dict:
     """``postgres://user:pass@host:port/name`` or ``sqlite:///relative/or//absolute/path``."""
     parts = urlsplit(url)

@@ -7,14 +7,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from config.env import (database_from_url, email_from_url, env_bool, env_int, env_list,
-                        env_secret, env_str)
+from config.env import (database_from_url, dev_secret_key, email_from_url, env_bool, env_int,
+                        env_list, env_secret, env_str)
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")))
 
 DEBUG = env_bool("DEBUG", False)
-SECRET_KEY = env_secret("SECRET_KEY", "dev-only-insecure-key-change-me-" + "x" * 32)
+# No built-in key: SECRET_KEY (or SECRET_KEY_FILE) from the environment, else the random key
+# the embedded server (`manage.py run`, which sets PBW_EMBEDDED) keeps in var/secret_key.
+# Anything else without a key fails closed: Django refuses to sign with an empty one.
+EMBEDDED = env_bool("PBW_EMBEDDED", False)
+SECRET_KEY = env_secret("SECRET_KEY", "") or dev_secret_key(VAR_DIR / "secret_key",
+                                                            create=EMBEDDED)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 SITE_URL = env_str("SITE_URL", "http://localhost:8000").rstrip("/")

@@ -1,10 +1,15 @@
 """Production: base settings with the secure flags on unless the environment says otherwise.
-Used by docker-compose and by ``check --deploy``.
+Used by docker-compose, by wsgi/asgi/celery by default, and by ``check --deploy``.
+
+Fails closed: without a SECRET_KEY from the environment (or SECRET_KEY_FILE), or with a
+key that is public (an example value, the embedded server's file), it refuses to start.
 """
 
 from __future__ import annotations
 
 import os
+
+from django.core.exceptions import ImproperlyConfigured
 
 os.environ.setdefault("SECURE_COOKIES", "true")
 os.environ.setdefault("SECURE_SSL_REDIRECT", "true")
@@ -13,8 +18,19 @@ os.environ.setdefault("SECURE_HSTS_INCLUDE_SUBDOMAINS", "true")
 os.environ.setdefault("SECURE_HSTS_PRELOAD", "true")
 os.environ.setdefault("BEHIND_PROXY", "true")
 
+from config.env import env_secret  # noqa: E402
 from config.settings.base import *  # noqa: E402,F403
-from config.settings.base import SECRET_KEY  # noqa: E402
 
-if SECRET_KEY.startswith("dev-only-insecure-key"):
-    raise RuntimeError("Set SECRET_KEY (or SECRET_KEY_FILE) for production.")
+# Keys published in this repository or its history: never accepted in production.
+PUBLIC_KEYS = frozenset({"dev-only-insecure-key-change-me-" + "x" * 32,
+                         "change-me-to-a-long-random-string"})
+MIN_SECRET_KEY_LENGTH = 32
+
+SECRET_KEY = env_secret("SECRET_KEY", "")  # never the embedded server's var/ file
+if not SECRET_KEY or SECRET_KEY in PUBLIC_KEYS or SECRET_KEY.startswith("dev-only"):
+    raise ImproperlyConfigured("Set SECRET_KEY (or SECRET_KEY_FILE) for production: a long "
+                               "random string, e.g. python -c 'import secrets; "
+                               "print(secrets.token_urlsafe(50))'.")
+if len(SECRET_KEY) < MIN_SECRET_KEY_LENGTH:
+    raise ImproperlyConfigured(f"Set SECRET_KEY for production: at least "
+                               f"{MIN_SECRET_KEY_LENGTH} characters.")

@@ -19,6 +19,7 @@ DATABASES["default"]["CONN_MAX_AGE"] = 0
 # once); subprocesses inherit the name through the environment.
 os.environ.setdefault("PBW_TEST_DB", f"test_pbw_{os.getpid()}")
 DATABASES["default"]["TEST"] = {"NAME": os.environ["PBW_TEST_DB"]}
+SECRET_KEY = "test-only-secret-key-not-used-anywhere-else-" + "t" * 20
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"

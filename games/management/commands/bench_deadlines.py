@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import shutil
 import signal
 import subprocess
@@ -111,6 +112,8 @@ class Command(BaseCommand):
             "EMAIL_URL": "locmem://",
             "LOG_LEVEL": "WARNING",
         })
+        # the children share one throwaway key (settings fail closed without one)
+        env.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
         if opts["game"] in DEV_GAMES:
             env["PBW_DEV_GAMES"] = DEV_GAMES[opts["game"]]
         return env

@@ -4,7 +4,8 @@
 2. a demo director ``admin``/``admin`` (printed) if no such user exists;
 3. demo matches when there are none: one started match of every registered game with a
    few demo players (a game whose engine fails to set up is skipped, with the reason);
-4. ``runserver`` on ``0.0.0.0:8000`` (``--addr``), with a background thread doing what
+4. ``runserver`` on ``127.0.0.1:8000`` (``--addr``; loopback only, since the demo logins
+   are public: pass ``--addr 0.0.0.0:8000`` to open it to the network on purpose), with a background thread doing what
    Celery beat does in production: the deadline sweep every few seconds, and every minute
    the auto start, the reminders, the outbox retry and the digests. Without ``REDIS_URL``
    Celery runs tasks inline, so nothing else needs to run.
@@ -27,6 +28,7 @@ from games import registry
 from games.models import Match
 
 DEMO_PASSWORD = "demo"
+DEFAULT_ADDR = "127.0.0.1:8000"
 DEV_GAME = "tests.games.guessgame"
 
 
@@ -64,7 +66,8 @@ class Command(BaseCommand):
     help = "Migrate, seed a demo, and serve with an embedded deadline sweeper (one command)."
 
     def add_arguments(self, parser):
-        parser.add_argument("--addr", default="0.0.0.0:8000", help="host:port to serve on")
+        parser.add_argument("--addr", default=DEFAULT_ADDR,
+                            help="host:port to serve on (default: loopback only)")
         parser.add_argument("--sweep-seconds", type=float,
                             default=float(settings.CELERY_BEAT_SWEEP_SECONDS))
         parser.add_argument("--no-seed", action="store_true", help="do not create demo data")
