@@ -18,11 +18,12 @@ from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils import translation
 
+from accounts.profiles import profile_for
 from games import selectors
 from games.registry import UnknownGame, get_game
 from games.lib.dates import format_local
+from games.lib.unsubscribe import unsubscribe_url
 from games.models import Match, Notification, Phase
-from games.services.notifications import profile_for, unsubscribe_url
 
 K = Notification.Kind
 log = logging.getLogger(__name__)

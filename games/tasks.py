@@ -10,6 +10,7 @@ import logging
 from celery import shared_task
 from django.conf import settings
 
+from games.lib.oncommit import register_tasks
 from games.services.matches import matches_start_due as matches_start_due_task
 from games.services.notifications import digests_send as digests_send_task
 from games.services.notifications import notification_send as notification_send_task
@@ -91,3 +92,8 @@ def notifications_send_pending(self) -> int:
 @shared_task(bind=True, acks_late=True)
 def digests_send(self) -> int:
     return digests_send_task()
+
+
+# what the services queue on commit (``games.lib.oncommit`` finds them here by name)
+register_tasks(phases_close_due, phase_close, matches_start_due, seats_send_nags,
+               notification_send, notifications_send, notifications_send_pending, digests_send)

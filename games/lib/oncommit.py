@@ -9,6 +9,10 @@ again later.
 ends, then publish it in a few large tasks: the workers keep closing phases first (the
 player-visible clock) and send the email afterwards, and the broker sees a handful of
 messages instead of one per email.
+
+Tasks are found by name in :data:`TASKS`, a table ``games.tasks`` fills when it is imported
+(``GamesConfig.ready`` imports it): the services call this module, ``games.tasks`` calls the
+services, and this module imports no task, so the imports stay one-way.
 """
 
 from __future__ import annotations
@@ -27,6 +31,15 @@ BATCH_SIZE = 100
 
 _local = threading.local()
 
+TASKS: dict[str, Any] = {}
+"""Task name (``"phase_close"``) -> the Celery task; filled by :func:`register_tasks`."""
+
+
+def register_tasks(*tasks: Any) -> None:
+    """Make ``tasks`` (Celery tasks of ``games.tasks``) enqueueable by their short name."""
+    for task in tasks:
+        TASKS[task.name.rsplit(".", 1)[-1]] = task
+
 
 def enqueue(task_name: str, *args: Any) -> None:
     """Send ``games.tasks.<task_name>`` with ``args`` now, logging instead of raising."""
@@ -38,10 +51,8 @@ def enqueue(task_name: str, *args: Any) -> None:
 
 
 def _send(task_name: str, *args: Any) -> None:
-    from games import tasks  # late import: tasks import the services that call us
-
     try:
-        getattr(tasks, task_name).delay(*args)
+        TASKS[task_name].delay(*args)
     except Exception:  # noqa: BLE001 - a side effect must never break its cause
         log.exception("could not enqueue %s%r; the sweeps will retry", task_name, args)
 

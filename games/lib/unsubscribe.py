@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.core import signing
 
 SALT = "games.unsubscribe"
@@ -54,3 +55,8 @@ def read_token(token: str) -> UnsubscribeRequest:
     if not isinstance(raw, dict) or raw.get("c") not in CATEGORIES or not isinstance(raw.get("u"), int):
         raise BadToken("This unsubscribe link is not valid.")
     return UnsubscribeRequest(user_id=raw["u"], category=raw["c"])
+
+
+def unsubscribe_url(user, kind: str) -> str:
+    """The absolute one-click link for ``user`` and ``kind`` (``/accounts/unsubscribe/<t>/``)."""
+    return f"{settings.SITE_URL}/accounts/unsubscribe/{make_token(user, kind)}/"

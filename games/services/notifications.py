@@ -32,6 +32,8 @@ from django.db.models import Q
 from django.utils.timezone import now as timezone_now
 
 from accounts.models import Profile
+from accounts.profiles import profile_for
+from games import emails
 from games.exceptions import ApplicationError
 from games.lib import unsubscribe
 from games.lib.dates import safe_zone
@@ -47,15 +49,6 @@ MATCH_EVENT_KINDS = {K.MATCH_STARTED, K.MATCH_FINISHED, K.START_OVERDUE}
 DIGEST_LOCAL_HOUR = 7
 
 UNSUBSCRIBE_BAD_TOKEN = "This unsubscribe link is not valid."
-
-
-def profile_for(user) -> Profile:
-    """The user's profile (created on the fly for users made before the signal existed)."""
-    try:
-        return user.profile
-    except Profile.DoesNotExist:
-        profile, _ = Profile.objects.get_or_create(user=user)
-        return profile
 
 
 def wants(user, kind: str) -> bool:
@@ -178,8 +171,6 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> b
     2. Re-check the reader's preferences; a row nobody wants any more is closed unsent.
     3. Render and send; on error un-claim the row (so a retry may claim it) and re-raise.
     """
-    from games import emails  # late: emails imports selectors that import services
-
     now = now or timezone_now()
     claimed = Notification.objects.filter(
         pk=notification_id, sent_at__isnull=True, failed_at__isnull=True).update(sent_at=now)
@@ -369,8 +360,3 @@ def notification_unsubscribe(token: str) -> UnsubscribeResult:
     if result.category == "reminder":
         Seat.objects.filter(user=result.user).update(next_nag_at=None)
     return result
-
-
-def unsubscribe_url(user, kind: str) -> str:
-    """The absolute one-click link for ``user`` and ``kind`` (``/accounts/unsubscribe/<t>/``)."""
-    return f"{settings.SITE_URL}/accounts/unsubscribe/{unsubscribe.make_token(user, kind)}/"

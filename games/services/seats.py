@@ -19,6 +19,7 @@ from games.models import CheckIn, DirectorAction, Match, Phase, Seat
 from games.selectors import checked_in_numbers as checked_in_numbers
 from games.selectors import phase_all_checked_in as phase_all_checked_in
 from games.selectors import seat_is_checked_in as seat_is_checked_in
+from games.services.notifications import seat_nags_schedule
 
 NOT_YOUR_SEAT = "You have no seat in this match."
 NOT_AWAITED = "You have nothing to do in this phase."
@@ -101,8 +102,6 @@ def seat_checkin_withdraw(*, match: Match, seat: Seat, phase_id: int | None = No
             raise ApplicationError(NOT_CHECKED_IN, code="NOT_CHECKED_IN", status=409)
         locked.version += 1
         locked.save(update_fields=["version"])
-        from games.services.notifications import seat_nags_schedule
-
         seat_nags_schedule(phase=phase)
 
 
