@@ -12,6 +12,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
+    path("players/", include("players.urls")),
     path("", include("games.urls")),
 ]
 urlpatterns += [path(f"{app}/", include(f"{app}.urls")) for app in settings.GAME_APPS]

@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "accounts",
     "games",
+    "players",
 ]
 # The game apps; each registers its engine with games.registry in AppConfig.ready().
 GAME_APPS = ["killgame", "diceslayer", "sanguosha"]
@@ -133,6 +134,13 @@ DEAD_MAN_SWITCH_MINUTES = env_int("DEAD_MAN_SWITCH_MINUTES", 10)
 MAX_EXTEND_HOURS = env_int("MAX_EXTEND_HOURS", 48)
 DEFAULT_REMINDER_HOURS = env_int("DEFAULT_REMINDER_HOURS", 3)
 EMAIL_MAX_RETRIES = env_int("EMAIL_MAX_RETRIES", 5)
+# Ratings and absence (players app)
+RATING_PROVISIONAL_GAMES = env_int("RATING_PROVISIONAL_GAMES", 5)
+RATING_SOLO_PAR = env_int("RATING_SOLO_PAR", 80)
+AWAY_MAX_DAYS = env_int("AWAY_MAX_DAYS", 14)
+AWAY_WINDOW_DAYS = env_int("AWAY_WINDOW_DAYS", 90)
+EMERGENCY_PAUSES_PER_MATCH = env_int("EMERGENCY_PAUSES_PER_MATCH", 1)
+EMERGENCY_PAUSE_HOURS = env_int("EMERGENCY_PAUSE_HOURS", 24)
 
 # Security: safe defaults, tightened further in production by environment.
 SESSION_COOKIE_HTTPONLY = True

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.timezone import now as timezone_now
 
+from games import signals
 from games.exceptions import ApplicationError
 from games.models import DirectorAction, Match, Phase, Seat, Snapshot
 from games.registry import UnknownGame, get_game
@@ -275,6 +276,8 @@ def match_end(*, match: Match, actor, reason: str, now: datetime | None = None) 
         locked.save(update_fields=["status", "finished_at", "outcome", "version",
                                    "needs_director"])
         _log(locked, actor, "end", reason=reason)
+        if not was_forming:
+            signals.match_finished.send(sender=Match, match=locked)
         if not was_forming:
             notifications.notify_new_phase(match=locked, closed=open_phase, opened=None,
                                            from_seq=locked.diary_seq + 1, to_seq=locked.diary_seq)

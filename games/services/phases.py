@@ -22,6 +22,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Max
 from django.utils.timezone import now as timezone_now
 
+from games import signals
 from games.exceptions import ApplicationError
 from games.lib.oncommit import deferred, enqueue_on_commit
 from games.lib.seeds import phase_seed
@@ -129,6 +130,7 @@ class _Closing:
     next_phase: Phase | None = None
     from_seq: int = 0
     to_seq: int = 0
+    absent: list[int] = field(default_factory=list)
 
 
 def _resolve_one(*, match: Match, phase: Phase, seats: list[Seat], acted: set[int],
@@ -148,6 +150,7 @@ def _resolve_one(*, match: Match, phase: Phase, seats: list[Seat], acted: set[in
                    and not seat.is_bot)
         if present:
             continue
+        closing.absent.append(number)
         use_bot = match.bots_enabled or (seat is not None and (seat.is_bot or seat.removed_at))
         orders = (engine.bot_orders(state, number, phase.seed) if use_bot
                   else engine.default_orders(state, number))
@@ -207,6 +210,10 @@ def _write(closings: list[_Closing], now: datetime) -> None:
     opened = Phase.objects.bulk_create([c.next_phase for c in closings if c.next_phase])
     _opened(opened, {c.match.pk: c.seats for c in closings})
     _matches_update([c.match for c in closings])
+    for c in closings:
+        signals.phase_closed.send(sender=Phase, match=c.match, phase=c.phase, absent=c.absent)
+        if c.match.status == Match.Status.FINISHED:
+            signals.match_finished.send(sender=Match, match=c.match)
     # outbox rows in this transaction; sending is queued on commit
     notifications.notifications_create_bulk([
         row for c in closings for row in notifications.new_phase_rows(

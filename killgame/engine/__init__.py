@@ -104,7 +104,10 @@ def outcome(state: State) -> Outcome | None:
     if not state.over:
         return None
     winners = frozenset(p.seat for p in state.players if p.pid in state.winners)
-    return Outcome(winners=winners,
+    # scores: how long each player lasted (the turn of death; survivors one past the end),
+    # so a free-for-all ranks everyone, not only the winners
+    scores = {p.seat: (state.turn + 1 if p.alive else p.died_turn) for p in state.players}
+    return Outcome(winners=winners, scores=scores,
                    summary=f"Match over in turn {state.turn}: {len(winners)} winner(s).")
 
 

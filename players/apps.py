@@ -1,0 +1,15 @@
+from django.apps import AppConfig
+
+
+class PlayersConfig(AppConfig):
+    name = "players"
+    verbose_name = "Players: ratings, records, absence"
+
+    def ready(self) -> None:
+        from games import signals
+        from players import receivers
+
+        signals.phase_closed.connect(receivers.on_phase_closed,
+                                     dispatch_uid="players.phase_closed")
+        signals.match_finished.connect(receivers.on_match_finished,
+                                       dispatch_uid="players.match_finished")
