@@ -1,4 +1,7 @@
-"""Sign up, log in/out, password reset (Django's views), profile, API token, unsubscribe."""
+"""Sign up, log in/out, password reset (Django's views), profile, API token.
+
+``/accounts/unsubscribe/<token>/`` is served by ``games.unsubscribe`` (games/urls.py).
+"""
 
 from __future__ import annotations
 
@@ -30,5 +33,4 @@ urlpatterns = [
          name="password_reset_complete"),
     path("profile/", views.profile, name="profile"),
     path("profile/token/", views.api_token_regenerate, name="api-token-regenerate"),
-    path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
 ]

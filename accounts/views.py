@@ -1,7 +1,8 @@
-"""Account pages: sign up, the profile (preferences and API token), email unsubscribe.
+"""Account pages: sign up, the profile (preferences and API token).
 
 Log in/out and password reset are Django's own views (accounts/urls.py); this module
-holds only what Django does not ship.
+holds only what Django does not ship. The email unsubscribe page belongs to the framework
+that sends the email (``games.unsubscribe``): ``accounts`` imports nothing of ``games``.
 """
 
 from __future__ import annotations
@@ -13,12 +14,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.forms import ProfileForm, SignupForm
 from accounts.models import ApiToken, Profile, new_api_key
-from games.exceptions import ApplicationError
 
 PROFILE_SAVED = _("Your preferences are saved.")
 TOKEN_REGENERATED = _("A new API token was made; the old one no longer works.")
@@ -75,23 +74,3 @@ def api_token_regenerate(request: HttpRequest) -> HttpResponse:
         token.save(update_fields=["key", "last_used_at"])
     messages.success(request, TOKEN_REGENERATED)
     return redirect("accounts:profile")
-
-
-@csrf_exempt  # RFC 8058 one-click: the mail client POSTs without a session or CSRF token.
-@require_http_methods(["GET", "POST"])
-def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
-    """GET: a page with a confirm button (link scanners must not unsubscribe anyone).
-    POST: apply the signed token; works without a session (List-Unsubscribe-Post)."""
-    from games.services.notifications import (notification_unsubscribe,
-                                              notification_unsubscribe_read)
-
-    apply = request.method == "POST"
-    try:
-        result = (notification_unsubscribe if apply else notification_unsubscribe_read)(token)
-    except ApplicationError as exc:
-        return render(request, "accounts/unsubscribe.html",
-                      {"token": token, "done": False, "error": exc.message, "bad": True},
-                      status=exc.client_status)
-    return render(request, "accounts/unsubscribe.html", {
-        "token": token, "done": apply, "description": result.description,
-    })

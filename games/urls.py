@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import api, views
+from games import api, unsubscribe, views
 
 app_name = "games"
 urlpatterns = [
@@ -21,6 +21,8 @@ urlpatterns = [
     path("m/<int:match_id>/checkin/withdraw/", views.checkin_withdraw_view,
          name="checkin-withdraw"),
     path("join/<str:code>/", views.match_invite, name="match-invite"),
+    # under /accounts/ because the links in emails already sent point there
+    path("accounts/unsubscribe/<str:token>/", unsubscribe.unsubscribe, name="unsubscribe"),
     # JSON API (docs/api.md). Ids are parsed by the views so junk gets a JSON 404.
     path("api/matches/", api.matches, name="api-matches"),
     path("api/matches/<str:match_id>/", api.match_view, name="api-match"),

@@ -134,7 +134,7 @@ def test_api_token_shown_and_regenerated(player, player_client):
 
 def test_unsubscribe_get_confirms_post_applies_without_session(player):
     token = make_token(player, "new_phase")
-    url = reverse("accounts:unsubscribe", args=[token])
+    url = reverse("games:unsubscribe", args=[token])
     c = Client(enforce_csrf_checks=True)
     resp = c.get(url)
     assert resp.status_code == 200 and "Yes, unsubscribe me" in page_text(resp)
@@ -145,7 +145,7 @@ def test_unsubscribe_get_confirms_post_applies_without_session(player):
 
 
 def test_unsubscribe_reminders_only(player):
-    url = reverse("accounts:unsubscribe", args=[make_token(player, "reminder")])
+    url = reverse("games:unsubscribe", args=[make_token(player, "reminder")])
     Client().post(url)
     prof = Profile.objects.get(user=player)
     assert prof.reminder_hours == 0 and prof.email_mode == "per_phase"
@@ -153,7 +153,7 @@ def test_unsubscribe_reminders_only(player):
 
 @pytest.mark.parametrize("token", ["garbage", "eyJ1IjoxfQ:bad:sig"])
 def test_unsubscribe_bad_token_is_400(player, token):
-    url = reverse("accounts:unsubscribe", args=[token])
+    url = reverse("games:unsubscribe", args=[token])
     for method in ("get", "post"):
         resp = getattr(Client(), method)(url)
         assert resp.status_code == 400 and "not valid" in page_text(resp)

@@ -242,7 +242,7 @@ def test_logout_is_post_only(role, people):
 def test_unsubscribe_link_works_for_anyone_holding_it(role, people, player):
     from games.lib.unsubscribe import make_token
 
-    url = reverse("accounts:unsubscribe", args=[make_token(player, "digest")])
+    url = reverse("games:unsubscribe", args=[make_token(player, "digest")])
     assert client_for(people[role]).get(url).status_code == 200
 
 
