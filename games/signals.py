@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from django.dispatch import Signal
 
-# phase_closed(match, phase, absent): ``absent`` are the awaited seat numbers that neither
+# phase_closed(match, phase, absent, opened): ``opened`` is the next phase or None;
+# ``absent`` are the awaited seat numbers that neither
 # acted nor checked in (their defaults or the bot played).
 phase_closed = Signal()
 

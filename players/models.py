@@ -137,3 +137,15 @@ class EmergencyPause(models.Model):
                              related_name="emergency_pauses")
     starts_at = models.DateTimeField()
     hours = models.PositiveSmallIntegerField()
+
+
+class TakeoverVote(models.Model):
+    """A living player's vote to open an absent seat for replacement."""
+
+    seat = models.ForeignKey("games.Seat", on_delete=models.CASCADE, related_name="takeover_votes")
+    voter = models.ForeignKey("games.Seat", on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["seat", "voter"],
+                                               name="takeover_one_vote_each")]

@@ -7,20 +7,27 @@ from django.db.models import F
 from django.utils.timezone import now as timezone_now
 
 from games.models import Seat
+from players.away import away_until, stretch_for_away
 from players.models import MatchRules, SeatRecord
 from players.ratings import match_rate
 
 
-def on_phase_closed(sender, *, match, phase, absent, **kwargs) -> None:
+def on_phase_closed(sender, *, match, phase, absent, opened=None, **kwargs) -> None:
     """Count the phase for every awaited seat: a miss for the absent, a fresh run for the
-    others; a seat that missed ``absent_after`` in a row is marked absent (publicly)."""
+    others; a seat that missed ``absent_after`` in a row is marked absent (publicly). A
+    declared away period is no miss. Under the "stretch" away rule the next phase's
+    deadline makes room for its away players."""
+    if opened is not None:
+        stretch_for_away(phase=opened, now=phase.closed_at)
     awaited = [n for n in phase.awaited]
     if not awaited:
         return
-    seat_ids = dict(Seat.objects.filter(match=match, number__in=awaited)
-                    .values_list("number", "pk"))
-    if not seat_ids:
+    seats = list(Seat.objects.filter(match=match, number__in=awaited)
+                 .values_list("number", "pk", "user_id"))
+    if not seats:
         return
+    away = away_until([uid for _, _, uid in seats if uid], now=phase.closed_at)
+    seat_ids = {n: pk for n, pk, uid in seats if uid not in away}
     SeatRecord.objects.bulk_create([SeatRecord(seat_id=pk) for pk in seat_ids.values()],
                                    ignore_conflicts=True)
     missed = [seat_ids[n] for n in absent if n in seat_ids]

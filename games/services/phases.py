@@ -211,7 +211,8 @@ def _write(closings: list[_Closing], now: datetime) -> None:
     _opened(opened, {c.match.pk: c.seats for c in closings})
     _matches_update([c.match for c in closings])
     for c in closings:
-        signals.phase_closed.send(sender=Phase, match=c.match, phase=c.phase, absent=c.absent)
+        signals.phase_closed.send(sender=Phase, match=c.match, phase=c.phase, absent=c.absent,
+                                   opened=c.next_phase)
         if c.match.status == Match.Status.FINISHED:
             signals.match_finished.send(sender=Match, match=c.match)
     # outbox rows in this transaction; sending is queued on commit

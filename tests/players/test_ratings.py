@@ -70,13 +70,13 @@ def test_profile_and_leaderboard_pages(client):
     match = make_match(players=2, config={"rounds": 1})
     _finish_one_round(match, [10, 90])
     seat = match.seats.order_by("number").first()
-    page = client.get(f"/players/{seat.user.username}/")
+    page = client.get(f"/players/u/{seat.user.username}/")
     assert page.status_code == 200
     body = page.content.decode()
     assert match.name in body and "Reliability 100%" in body
     board = client.get("/players/leaderboard/guess/")
     assert board.status_code == 200 and seat.user.username in board.content.decode()
     assert client.get("/players/leaderboard/nope/").status_code == 404
-    assert client.get("/players/nobody-here/").status_code == 404
+    assert client.get("/players/u/nobody-here/").status_code == 404
     make_user("quiet")
-    assert "No matches yet" in client.get("/players/quiet/").content.decode()
+    assert "No matches yet" in client.get("/players/u/quiet/").content.decode()

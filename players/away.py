@@ -1,0 +1,165 @@
+"""Away periods (vacation): declaring one within the allowance, who is away when, and
+stretching deadlines for matches whose rules say so.
+
+Arithmetic is in wall-clock time of the relevant zone: a player's away days are calendar
+days in *their* time zone (a week across a DST change is still 7 days), and a stretched
+deadline moves by the away time as the wall clock of the *match's* zone reads it, so a
+13:00 deadline stays 13:00 when the clocks change in between.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from datetime import date, datetime, time, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils.timezone import now as timezone_now
+
+from games.exceptions import ApplicationError
+from games.models import DirectorAction, Match, Phase, Seat
+from players.models import Away, MatchRules
+
+
+def _zone(name: str) -> zoneinfo.ZoneInfo:
+    try:
+        return zoneinfo.ZoneInfo(name or "UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
+
+
+def local_day_bounds(first: date, last: date, tz_name: str) -> tuple[datetime, datetime]:
+    """From the start of ``first`` to the end of ``last`` (inclusive) in ``tz_name``."""
+    tz = _zone(tz_name)
+    return (datetime.combine(first, time.min, tzinfo=tz),
+            datetime.combine(last + timedelta(days=1), time.min, tzinfo=tz))
+
+
+def wall_duration(start: datetime, end: datetime, tz_name: str) -> timedelta:
+    """``end - start`` as the wall clock of ``tz_name`` reads it (DST shifts ignored)."""
+    tz = _zone(tz_name)
+    return (end.astimezone(tz).replace(tzinfo=None) - start.astimezone(tz).replace(tzinfo=None))
+
+
+def _overlap(a0: datetime, a1: datetime, b0: datetime, b1: datetime) -> timedelta:
+    return max(timedelta(0), min(a1, b1) - max(a0, b0))
+
+
+def away_days_used(user, *, window_start: datetime, window_end: datetime,
+                   tz_name: str, extra: tuple[datetime, datetime] | None = None) -> float:
+    """Away time inside the window, in wall-clock days of the player's zone."""
+    periods = [(a.starts_at, a.ends_at) for a in Away.objects.filter(
+        user=user, ends_at__gt=window_start, starts_at__lt=window_end)]
+    if extra:
+        periods.append(extra)
+    total = timedelta(0)
+    for s, e in periods:
+        s, e = max(s, window_start), min(e, window_end)
+        if e > s:
+            total += wall_duration(s, e, tz_name)
+    return total / timedelta(days=1)
+
+
+def away_declare(*, user, first: date, last: date, now: datetime | None = None) -> Away:
+    """Declare ``first``–``last`` (calendar days in the player's zone) as away.
+
+    Refused when it starts in the past, is longer than ``AWAY_MAX_DAYS``, overlaps another
+    period, or would make the away time in any ``AWAY_WINDOW_DAYS`` window around it exceed
+    ``AWAY_MAX_DAYS``.
+    """
+    now = now or timezone_now()
+    tz_name = getattr(getattr(user, "profile", None), "timezone", "UTC")
+    if last < first:
+        raise ApplicationError("The last away day comes before the first.", code="INVALID",
+                               status=400, field="last")
+    starts_at, ends_at = local_day_bounds(first, last, tz_name)
+    if ends_at <= now:
+        raise ApplicationError("That period is already over.", code="INVALID", status=400,
+                               field="first")
+    starts_at = max(starts_at, now)
+    cap = settings.AWAY_MAX_DAYS
+    window = timedelta(days=settings.AWAY_WINDOW_DAYS)
+    if (last - first).days + 1 > cap:
+        raise ApplicationError(f"At most {cap} days away at a time.", code="TOO_LONG",
+                               status=400, field="last")
+    with transaction.atomic():
+        if Away.objects.select_for_update().filter(
+                user=user, ends_at__gt=starts_at, starts_at__lt=ends_at).exists():
+            raise ApplicationError("That overlaps an away period you already declared.",
+                                   code="OVERLAP", status=409, field="first")
+        for w0, w1 in ((ends_at - window, ends_at), (starts_at, starts_at + window)):
+            used = away_days_used(user, window_start=w0, window_end=w1, tz_name=tz_name,
+                                  extra=(starts_at, ends_at))
+            if used > cap + 1e-9:
+                raise ApplicationError(
+                    f"At most {cap} days away in any {settings.AWAY_WINDOW_DAYS} days; "
+                    f"this would make {used:g}.", code="ALLOWANCE", status=400, field="last")
+        away = Away.objects.create(user=user, starts_at=starts_at, ends_at=ends_at)
+        for phase in Phase.objects.filter(
+                closed_at__isnull=True, match__status=Match.Status.RUNNING,
+                match__seats__user=user).select_related("match"):
+            stretch_for_away(phase=phase, now=now)
+    return away
+
+
+def away_cancel(*, away: Away, user, now: datetime | None = None) -> None:
+    """End an away period now (a period not begun yet is deleted)."""
+    now = now or timezone_now()
+    if away.user_id != user.pk:
+        raise ApplicationError("That is not your away period.", code="FORBIDDEN", status=403)
+    if away.starts_at >= now:
+        away.delete()
+    elif away.ends_at > now:
+        away.ends_at = now
+        away.save(update_fields=["ends_at"])
+
+
+def away_until(user_ids, *, now: datetime | None = None) -> dict[int, datetime]:
+    """``{user_id: end}`` for those of ``user_ids`` away right now (one query)."""
+    now = now or timezone_now()
+    out: dict[int, datetime] = {}
+    for uid, end in Away.objects.filter(user_id__in=list(user_ids), starts_at__lte=now,
+                                        ends_at__gt=now).values_list("user_id", "ends_at"):
+        out[uid] = max(end, out.get(uid, end))
+    return out
+
+
+def stretch_for_away(*, phase: Phase, now: datetime | None = None) -> timedelta:
+    """Under the "stretch" rule, move ``phase``'s deadline later by the away time of its
+    awaited players that falls before the deadline (wall clock of the match's zone), up to
+    the match's cap in total. Returns the stretch applied now."""
+    now = now or timezone_now()
+    match = phase.match
+    rules = MatchRules.objects.filter(match=match).first()
+    if rules is None or rules.away_rule != MatchRules.AwayRule.STRETCH:
+        return timedelta(0)
+    if phase.deadline_at is None or phase.closed_at is not None:
+        return timedelta(0)
+    users = list(Seat.objects.filter(match=match, number__in=phase.awaited, user__isnull=False,
+                                     removed_at__isnull=True).values_list("user_id", flat=True))
+    cap = timedelta(hours=rules.stretch_cap_hours)
+    done = _stretched_so_far(phase)
+    best = timedelta(0)
+    for a in Away.objects.filter(user_id__in=users, starts_at__lt=phase.deadline_at,
+                                 ends_at__gt=max(now, phase.opens_at)):
+        start = max(a.starts_at, phase.opens_at, now)
+        best = max(best, wall_duration(start, a.ends_at, match.timezone))
+    extra = min(best, cap) - done
+    if extra <= timedelta(0):
+        return timedelta(0)
+    tz = _zone(match.timezone)
+    local = phase.deadline_at.astimezone(tz).replace(tzinfo=None) + extra
+    phase.deadline_at = local.replace(tzinfo=tz).astimezone(phase.deadline_at.tzinfo)
+    phase.save(update_fields=["deadline_at"])
+    Match.objects.filter(pk=match.pk).update(version=F("version") + 1)
+    DirectorAction.objects.create(match=match, actor=None, action="away_stretch", details={
+        "phase": phase.number, "seconds": int(extra.total_seconds())})
+    return extra
+
+
+def _stretched_so_far(phase: Phase) -> timedelta:
+    seconds = sum(int(d.get("seconds", 0)) for d in DirectorAction.objects.filter(
+        match_id=phase.match_id, action="away_stretch").values_list("details", flat=True)
+        if d.get("phase") == phase.number)
+    return timedelta(seconds=seconds)
