@@ -39,9 +39,10 @@ class SignupForm(UserCreationForm):
 
 
 EMAIL_MODE_LABELS = {
-    Profile.EmailMode.PER_PHASE: _("An email for every new phase"),
-    Profile.EmailMode.DIGEST: _("One digest a day"),
-    Profile.EmailMode.OFF: _("No phase emails"),
+    Profile.EmailMode.MY_MOVE: _("When it's my move"),
+    Profile.EmailMode.PER_PHASE: _("Every phase"),
+    Profile.EmailMode.DIGEST: _("Daily digest"),
+    Profile.EmailMode.OFF: _("Off"),
 }
 
 
@@ -57,11 +58,14 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = Profile
-        fields = ("timezone", "language", "email_mode", "reminder_hours", "email_match_events")
+        fields = ("timezone", "language", "email_mode", "reminder_hours", "email_match_events",
+                  "email_messages")
         labels = {"language": _("Language"), "email_mode": _("Phase emails"),
-                  "email_match_events": _("Email me when my matches start and end")}
+                  "email_match_events": _("Email me when my matches start and end"),
+                  "email_messages": _("Email me messages other players send me")}
         widgets = {"email_mode": forms.RadioSelect}
-        help_texts = {"email_match_events": ""}
+        help_texts = {"email_match_events": "", "email_messages": "",
+                      "email_mode": _("Each match page can override this for that match.")}
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

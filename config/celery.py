@@ -22,9 +22,9 @@ app.conf.beat_schedule = {
     # every minute (* * * * *): start matches whose start time came, send check-in reminders
     "matches-start-due": {"task": "games.tasks.matches_start_due", "schedule": crontab()},
     "seats-send-nags": {"task": "games.tasks.seats_send_nags", "schedule": crontab()},
-    # every 5 minutes (*/5 * * * *): retry notifications that failed to send
+    # every 30 s: the email outbox sweep (lost sends, expired leases, retries, coalesced)
     "notifications-retry": {"task": "games.tasks.notifications_send_pending",
-                            "schedule": crontab(minute="*/5")},
+                            "schedule": 30.0},
     # hourly (0 * * * *): daily digests go out at 07:00 in each reader's time zone
     "digests-send": {"task": "games.tasks.digests_send", "schedule": crontab(minute=0)},
 }

@@ -26,4 +26,5 @@ class DiceslayerConfig(AppConfig):
         register(engine, board_template="diceslayer/generic_board.html",
                  order_form_template="diceslayer/generic_order_form.html",
                  order_from_post=order_from_post, default_schedule=default_schedule,
-                 url_namespace="diceslayer", home_url=reverse_lazy("diceslayer:home"))
+                 url_namespace="diceslayer", home_url=reverse_lazy("diceslayer:home"),
+                 email_coalesce=True)

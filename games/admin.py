@@ -425,21 +425,30 @@ class DiaryEntryAdmin(admin.ModelAdmin):
 
 @admin.register(Notification)
 class NotificationAdmin(admin.ModelAdmin):
+    """The outbox: ``failed`` rows (refused addresses, or still failing after
+    ``EMAIL_RETRY_HOURS``) are what the director looks at; "Send again" requeues them."""
+
     list_display = ["recipient", "kind", "match", "created_at", "sent_at", "failed_at",
-                    "attempts"]
+                    "attempts", "next_attempt_at", "error"]
     list_filter = ["kind", ("sent_at", admin.EmptyFieldListFilter),
                    ("failed_at", admin.EmptyFieldListFilter)]
+    search_fields = ["recipient__username", "recipient__email", "error"]
     readonly_fields = [f.name for f in Notification._meta.fields]
     actions = ["resend"]
 
     @admin.action(description="Send again")
     def resend(self, request, queryset):
+        from django.utils.timezone import now as timezone_now
+
         from games.lib.oncommit import enqueue
 
-        for row in queryset:
-            Notification.objects.filter(pk=row.pk).update(sent_at=None, failed_at=None)
-            enqueue("notification_send", row.pk)
-        self.message_user(request, f"{queryset.count()} queued.")
+        ids = list(queryset.values_list("pk", flat=True))
+        Notification.objects.filter(pk__in=ids).update(
+            sent_at=None, failed_at=None, claimed_until=None, next_attempt_at=timezone_now(),
+            error="")
+        if ids:
+            enqueue("notifications_send", ids)
+        self.message_user(request, f"{len(ids)} queued.")
 
 
 @admin.register(DirectorAction)

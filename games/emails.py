@@ -30,12 +30,18 @@ log = logging.getLogger(__name__)
 
 
 def match_url(match: Match | None) -> str:
+    """The absolute URL (``SITE_URL``) where the reader plays ``match``: the game's own
+    table page when it has one (registry extra ``table_url_name``), else the match page."""
     if match is None:
         return settings.SITE_URL + "/"
     try:
-        return settings.SITE_URL + reverse("games:match-detail", args=[match.pk])
+        name = get_game(match.game).extras.get("table_url_name") or "games:match-detail"
+    except UnknownGame:
+        name = "games:match-detail"
+    try:
+        return settings.SITE_URL + reverse(name, args=[match.pk])
     except NoReverseMatch:
-        return f"{settings.SITE_URL}/matches/{match.pk}/"
+        return settings.SITE_URL + reverse("games:match-detail", args=[match.pk])
 
 
 def _lines(match: Match, seat: int | None, from_seq: int, to_seq: int, lang: str) -> list[str]:

@@ -10,6 +10,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.timezone import now as timezone_now
 
 
 def new_seed() -> str:
@@ -95,6 +96,8 @@ class Seat(models.Model):
     joined_at = models.DateTimeField(auto_now_add=True)
     last_checkin_at = models.DateTimeField(null=True, blank=True)
     next_nag_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    email_mode = models.CharField(max_length=10, blank=True, default="", help_text=(
+        "Phase emails for this match only; empty = the profile's choice."))
 
     class Meta:
         ordering = ["match", "number", "joined_at"]
@@ -219,7 +222,13 @@ class DiaryEntry(models.Model):
 
 
 class Notification(models.Model):
-    """The email outbox: created with the event that caused it, sent after commit."""
+    """The email outbox: created with the event that caused it, sent after commit.
+
+    A sender claims a row by setting ``claimed_until`` (a lease); ``sent_at`` is written
+    only after the SMTP server accepted the message. A lease that expires (the sender
+    died) makes the row claimable again; ``next_attempt_at`` holds retries (backoff) and
+    coalesced "your move" emails until their time.
+    """
 
     class Kind(models.TextChoices):
         NEW_PHASE = "new_phase", "New phase"
@@ -244,10 +253,12 @@ class Notification(models.Model):
     failed_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     error = models.TextField(blank=True)
+    next_attempt_at = models.DateTimeField(default=timezone_now)
+    claimed_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["created_at"], name="notification_pending",
+        indexes = [models.Index(fields=["next_attempt_at"], name="notification_due",
                                 condition=Q(sent_at__isnull=True, failed_at__isnull=True))]
 
 

@@ -13,9 +13,9 @@ from django.conf import settings
 from games.lib.oncommit import register_tasks
 from games.services.matches import matches_start_due as matches_start_due_task
 from games.services.notifications import digests_send as digests_send_task
-from games.services.notifications import notification_send as notification_send_task
-from games.services.notifications import notification_send_failure
-from games.services.notifications import notifications_pending
+from games.services.outbox import notification_send as notification_send_task
+from games.services.outbox import notifications_drain as notifications_drain_task
+from games.services.outbox import notifications_due_count, notifications_send_batch
 from games.services.notifications import seats_send_nags as seats_send_nags_task
 from games.services.phases import PhaseCloseFailed
 from games.services.phases import phase_close as phase_close_task
@@ -50,43 +50,46 @@ def seats_send_nags(self) -> int:
     return seats_send_nags_task()
 
 
-@shared_task(bind=True, acks_late=True, max_retries=settings.EMAIL_MAX_RETRIES)
+# Email runs on its own queue ("mail") and workers, apart from the clock: a hanging mail
+# server must never delay a phase close. Retries are the outbox's own (next_attempt_at,
+# backoff, 24 h); the tasks never need Celery's retry.
+
+@shared_task(bind=True, acks_late=True, queue="mail")
 def notification_send(self, notification_id: int) -> bool:
-    """Send one outbox row; retries with backoff; the last failure marks it failed."""
-    try:
-        return notification_send_task(notification_id=notification_id)
-    except Exception as exc:  # noqa: BLE001 - any transport error is retried
-        if self.request.retries >= self.max_retries:
-            notification_send_failure(notification_id=notification_id, error=repr(exc))
-            log.error("notification %s failed for good: %r", notification_id, exc)
-            return False
-        raise self.retry(exc=exc, countdown=min(30 * 2 ** self.request.retries, 3600))
+    """Send one outbox row (if due and unclaimed); failures stay on the row for the sweep."""
+    return notification_send_task(notification_id=notification_id)
 
 
-@shared_task(bind=True, acks_late=True)
+@shared_task(bind=True, acks_late=True, queue="mail")
 def notifications_send(self, notification_ids: list[int]) -> int:
-    """Send a batch of outbox rows (what one close or one sweep wrote); a row that fails
-    gets its own ``notification_send`` task with retries, so one bad address does not hold
-    up the rest."""
+    """Send the rows one close (or one sweep) wrote, in batches over one SMTP connection
+    each; rows another sender holds, or held back by coalescing, are left to the sweep."""
     sent = 0
-    for notification_id in notification_ids:
-        try:
-            sent += bool(notification_send_task(notification_id=notification_id))
-        except Exception:  # noqa: BLE001 - retried on its own below
-            try:
-                notification_send.apply_async(args=[notification_id], countdown=30, retries=1)
-            except Exception:  # noqa: BLE001 - eager mode runs (and fails) it right here
-                log.warning("notification %s: retry queued or failed", notification_id)
+    size = settings.EMAIL_BATCH_SIZE
+    for start in range(0, len(notification_ids), size):
+        report = notifications_send_batch(ids=notification_ids[start:start + size])
+        sent += len(report.sent)
     return sent
 
 
-@shared_task(bind=True, acks_late=True)
+@shared_task(bind=True, acks_late=True, queue="mail")
+def notifications_drain(self) -> int:
+    """Send due rows batch after batch for up to ~25 s."""
+    return notifications_drain_task()
+
+
+@shared_task(bind=True, acks_late=True, queue="mail")
 def notifications_send_pending(self) -> int:
-    """Re-queue outbox rows whose on-commit send was lost (broker down, worker died)."""
-    ids = notifications_pending()
-    for notification_id in ids:
-        notification_send.delay(notification_id)
-    return len(ids)
+    """The outbox sweep (beat, every 30 s): rows whose on-commit send was lost, whose lease
+    expired (a sender died), whose retry or coalescing time came. Fans out up to
+    ``EMAIL_DRAIN_TASKS`` drainers so a backlog is shared by the mail workers."""
+    count = notifications_due_count()
+    if not count:
+        return 0
+    tasks = min(settings.EMAIL_DRAIN_TASKS, -(-count // settings.EMAIL_BATCH_SIZE))
+    for _ in range(tasks - 1):
+        notifications_drain.delay()
+    return notifications_drain_task()
 
 
 @shared_task(bind=True, acks_late=True)

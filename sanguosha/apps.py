@@ -22,4 +22,5 @@ class SanguoshaConfig(AppConfig):
                  order_form_template="sanguosha/order_fields.html",
                  order_from_post=order_from_post, default_schedule=schedule_for,
                  table_url_name="sanguosha:table",
-                 private_checkin_kinds=frozenset({"ask:negate_window", "ask:rescue"}))
+                 private_checkin_kinds=frozenset({"ask:negate_window", "ask:rescue"}),
+                 email_coalesce=True)

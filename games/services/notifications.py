@@ -1,19 +1,29 @@
-"""The notification outbox (STYLE.md §10): rows are created in the same transaction as the
-event that caused them, and sent after commit by ``games.tasks.notification_send``.
+"""The notification outbox (STYLE.md §10): who hears about what. Rows are created in the
+same transaction as the event that caused them; ``games.services.outbox`` sends them after
+commit (lease, batches, retries).
+
+The policy: each player picks a phase-email mode on the profile and may override it per
+match (``Seat.email_mode``):
+
+- ``my_move`` (the default): an email when a new phase awaits this player;
+- ``per_phase``: an email for every new phase of the match;
+- ``digest``: one email a day (07:00 in the reader's zone) with what happened;
+- ``off``: no phase emails.
+
+Messages between players (press) are set apart: ``Profile.email_messages``.
+
+In ask-based games (registry extra ``email_coalesce``: Three Kingdoms Kill, Dice Slayer
+versus) a player hears about an ask only when that ask awaits them, whatever the mode, and
+"your move" emails coalesce: at most one per match per ``EMAIL_QUIET_MINUTES`` (a later one
+waits for the end of the quiet period and goes out only if something still awaits the
+player then), and none while the player is on the page (``games.lib.presence``).
 
 Preferences are read twice: when a row is created (no row for an email the reader turned
-off) and again when it is sent (the reader may have unsubscribed meanwhile). A failed email
-is retried by the task and finally marked ``failed_at``; it never touches the phase that
-caused it.
+off) and again when it is sent (:func:`send_decisions`: the reader may have unsubscribed or
+already answered meanwhile). Other kinds:
 
-Who gets what:
-
-- ``new_phase`` / ``your_turn``: seated players with ``email_mode=per_phase`` after a close
-  (``your_turn`` when the next phase awaits only some seats and this one among them);
-  phases without a deadline (solo steps) send nothing.
 - ``reminder``: awaited seats not checked in (``seat_is_checked_in``, the one predicate),
-  ``reminder_hours`` before the deadline, once per phase; not when ``email_mode=off``.
-- ``digest``: once a day at 07:00 in the reader's zone for ``email_mode=digest``.
+  ``reminder_hours`` before the deadline, once per phase; not when the mode is ``off``.
 - ``match_started`` / ``match_finished`` / ``start_overdue``: when ``email_match_events``.
 - ``director``: staff users (quarantined phases, matches that could not start).
 """
@@ -28,17 +38,18 @@ from typing import Any, Iterable
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Max, Q
 from django.utils.timezone import now as timezone_now
 
 from accounts.models import Profile
 from accounts.profiles import profile_for
 from games import emails
 from games.exceptions import ApplicationError
-from games.lib import unsubscribe
+from games.lib import presence, unsubscribe
 from games.lib.dates import safe_zone
 from games.lib.oncommit import enqueue_on_commit
-from games.models import DiaryEntry, Match, Notification, Phase, Seat
+from games.models import CheckIn, DiaryEntry, Match, Notification, Phase, Seat
+from games.registry import UnknownGame, get_game
 from games.selectors import seat_is_checked_in
 
 log = logging.getLogger(__name__)
@@ -51,21 +62,57 @@ DIGEST_LOCAL_HOUR = 7
 UNSUBSCRIBE_BAD_TOKEN = "This unsubscribe link is not valid."
 
 
-def wants(user, kind: str) -> bool:
-    """Whether ``user`` wants an email of ``kind`` now (their preferences, an address)."""
+MODE = Profile.EmailMode
+MESSAGE_KIND = "message"  # press messages (their own preference, Profile.email_messages)
+
+
+def phase_mode(profile: Profile, seat: Seat | None = None) -> str:
+    """The phase-email mode for ``seat``'s match: the seat's override, else the profile's."""
+    if seat is not None and seat.email_mode:
+        return seat.email_mode
+    return profile.email_mode
+
+
+def phase_email_wanted(mode: str, awaited: bool) -> bool:
+    """Whether a new phase is worth an email in ``mode`` (``awaited``: it waits for me)."""
+    if mode == MODE.PER_PHASE:
+        return True
+    if mode == MODE.MY_MOVE:
+        return awaited
+    return False
+
+
+def coalesces(game: str) -> bool:
+    """Ask-based games (registry extra ``email_coalesce``) coalesce "your move" emails."""
+    try:
+        return bool(get_game(game).extras.get("email_coalesce"))
+    except UnknownGame:
+        return False
+
+
+def wants(user, kind: str, *, seat: Seat | None = None, awaited: bool | None = None) -> bool:
+    """Whether ``user`` wants an email of ``kind`` now (their preferences, an address).
+
+    For phase emails ``seat`` brings the per-match override and ``awaited`` whether the
+    phase waits for this seat (unknown: treated as awaited for ``your_turn`` only)."""
     if user is None or not user.is_active or not user.email:
         return False
     if kind == K.DIRECTOR:
         return user.is_staff and profile_for(user).email_match_events
     profile = profile_for(user)
     if kind in (K.NEW_PHASE, K.YOUR_TURN):
-        return profile.email_mode == Profile.EmailMode.PER_PHASE
+        if awaited is None:
+            awaited = kind == K.YOUR_TURN
+        return phase_email_wanted(phase_mode(profile, seat), awaited)
     if kind == K.DIGEST:
-        return profile.email_mode == Profile.EmailMode.DIGEST
+        return profile.email_mode == MODE.DIGEST or Seat.objects.filter(
+            user=user, email_mode=MODE.DIGEST).exists()
     if kind == K.REMINDER:
-        return profile.email_mode != Profile.EmailMode.OFF and profile.reminder_hours > 0
+        return phase_mode(profile, seat) != MODE.OFF and profile.reminder_hours > 0
     if kind in MATCH_EVENT_KINDS:
         return profile.email_match_events
+    if kind == MESSAGE_KIND:
+        return profile.email_messages
     return True
 
 
@@ -98,12 +145,12 @@ def _active_seats(match: Match, seats: list[Seat] | None = None) -> list[Seat]:
 
 
 def new_phase_rows(*, match: Match, closed: Phase | None, opened: Phase | None,
-                   from_seq: int, to_seq: int, seats: list[Seat] | None = None
-                   ) -> list[Notification]:
+                   from_seq: int, to_seq: int, seats: list[Seat] | None = None,
+                   now: datetime | None = None) -> list[Notification]:
     """Unsaved outbox rows after ``closed`` resolved: a new phase, or the end of the match.
 
     ``from_seq``..``to_seq`` (inclusive) are the diary rows that close wrote; each reader's
-    email shows only those its seat may read.
+    email shows only those its seat may read. Who gets one: see the module docstring.
     """
     payload = {"closed_phase_id": closed.pk if closed else None,
                "phase_id": opened.pk if opened else None,
@@ -123,12 +170,54 @@ def new_phase_rows(*, match: Match, closed: Phase | None, opened: Phase | None,
     awaited = set(opened.awaited)
     seated = {s.number for s in seats}
     partial = bool(awaited) and awaited < seated
+    coalesce = coalesces(match.game)
     for seat in seats:
-        kind = K.YOUR_TURN if partial and seat.number in awaited else K.NEW_PHASE
-        if wants(seat.user, kind):
+        mine = seat.number in awaited
+        if coalesce and not mine:
+            continue  # an ask that does not await this player is none of their business
+        kind = K.YOUR_TURN if partial and mine else K.NEW_PHASE
+        if wants(seat.user, kind, seat=seat, awaited=mine):
             rows.append(Notification(recipient=seat.user, kind=kind, match=match, phase=opened,
-                                     payload={**payload, "seat": seat.number}))
+                                     payload={**payload, "seat": seat.number, "awaited": mine}))
+    if coalesce and rows:
+        rows = _coalesce(match, rows, now or timezone_now())
     return rows
+
+
+def _coalesce(match: Match, rows: list[Notification], now: datetime) -> list[Notification]:
+    """At most one phase email per reader and match per quiet period, none while on the page.
+
+    A reader who already has one waiting gets no second row (the waiting one describes the
+    match as it is when it goes out); a reader emailed less than ``EMAIL_QUIET_MINUTES``
+    ago, or on the page now, gets a row held until then (``next_attempt_at``), which
+    :func:`send_decisions` drops if nothing awaits them any more by that time.
+    """
+    quiet = timedelta(minutes=settings.EMAIL_QUIET_MINUTES)
+    window = timedelta(seconds=settings.EMAIL_ON_PAGE_SECONDS)
+    users = [row.recipient_id for row in rows]
+    recent = (Notification.objects.filter(match=match, recipient_id__in=users,
+                                          kind__in=[K.NEW_PHASE, K.YOUR_TURN])
+              .filter(Q(sent_at__isnull=True, failed_at__isnull=True)
+                      | Q(sent_at__gte=now - quiet, error=""))
+              .values("recipient_id")
+              .annotate(last_sent=Max("sent_at"),
+                        waiting=Max("pk", filter=Q(sent_at__isnull=True,
+                                                   failed_at__isnull=True))))
+    by_user = {r["recipient_id"]: r for r in recent}
+    seen = presence.seen_at([(match.pk, u) for u in users], now=now)
+    out = []
+    for row in rows:
+        info = by_user.get(row.recipient_id)
+        if info and info["waiting"]:
+            continue
+        hold = now
+        if info and info["last_sent"]:
+            hold = max(hold, info["last_sent"] + quiet)
+        if (match.pk, row.recipient_id) in seen:
+            hold = max(hold, seen[(match.pk, row.recipient_id)] + window)
+        row.next_attempt_at = hold
+        out.append(row)
+    return out
 
 
 def notify_new_phase(*, match: Match, closed: Phase | None, opened: Phase | None,
@@ -161,52 +250,82 @@ def notify_director(*, match: Match | None, phase: Phase | None, subject: str,
     return len(notifications_create_bulk(rows))
 
 
-# --- sending ---------------------------------------------------------------------------
+# --- sending (the machinery is games.services.outbox) -------------------------------------
 
-def notification_send(*, notification_id: int, now: datetime | None = None) -> bool:
-    """Send one outbox row; True if this call sent it.
+@dataclass(frozen=True)
+class Decision:
+    """What to do with a claimed row: send it, ``skip`` it (why) or hold it until then."""
 
-    1. Claim the row with a conditional update on ``sent_at IS NULL`` (a second sender,
-       a redelivered task, finds nothing to claim).
-    2. Re-check the reader's preferences; a row nobody wants any more is closed unsent.
-    3. Render and send; on error un-claim the row (so a retry may claim it) and re-raise.
+    skip: str | None = None
+    hold_until: datetime | None = None
+
+
+SEND = Decision()
+
+
+def send_decisions(rows: list[Notification], *, now: datetime) -> dict[int, Decision]:
+    """The policy at send time, for a whole batch in a few queries.
+
+    1. No address, inactive, or the preference (with the per-match override) now says
+       no: skip.
+    2. A coalesced phase email (ask-based game): skip it when no open phase of the match
+       awaits the reader any more (answered, checked in, match over); hold it while the
+       reader is on the page; else point it at the phase open now and the diary up to now.
     """
-    now = now or timezone_now()
-    claimed = Notification.objects.filter(
-        pk=notification_id, sent_at__isnull=True, failed_at__isnull=True).update(sent_at=now)
-    if not claimed:
-        return False
-    notification = Notification.objects.select_related("recipient", "match", "phase").get(
-        pk=notification_id)
-    Notification.objects.filter(pk=notification_id).update(attempts=notification.attempts + 1)
-    if not wants(notification.recipient, notification.kind):
-        Notification.objects.filter(pk=notification_id).update(error="skipped: preferences")
-        return False
-    try:
-        message = emails.build(notification)
-        message.send(fail_silently=False)
-    except Exception as exc:
-        Notification.objects.filter(pk=notification_id).update(sent_at=None, error=repr(exc)[:2000])
-        raise
-    return True
+    phase_rows = [r for r in rows if r.kind in (K.NEW_PHASE, K.YOUR_TURN) and r.match_id]
+    in_match = [r for r in rows if r.match_id]
+    seats = {}
+    if in_match:
+        seats = {(s.match_id, s.user_id): s for s in Seat.objects.filter(
+            match_id__in={r.match_id for r in in_match},
+            user_id__in={r.recipient_id for r in in_match}, removed_at__isnull=True)}
+    coalesced = [r for r in phase_rows if coalesces(r.match.game)]
+    coalesced_ids = {r.pk for r in coalesced}
+    open_phases: dict[int, Phase] = {}
+    checked: set[tuple[int, int]] = set()
+    seen: dict[tuple[int, int], datetime] = {}
+    if coalesced:
+        for phase in (Phase.objects.filter(match_id__in={r.match_id for r in coalesced},
+                                           closed_at__isnull=True).order_by("number")):
+            open_phases[phase.match_id] = phase
+        checked = set(CheckIn.objects.filter(phase__in=list(open_phases.values()))
+                      .values_list("phase_id", "seat_id"))
+        seen = presence.seen_at([(r.match_id, r.recipient_id) for r in coalesced], now=now)
+    window = timedelta(seconds=settings.EMAIL_ON_PAGE_SECONDS)
+    out: dict[int, Decision] = {}
+    for row in rows:
+        seat = seats.get((row.match_id, row.recipient_id))
+        if row.kind in (K.NEW_PHASE, K.YOUR_TURN) and row.match_id and seat is None:
+            out[row.pk] = Decision(skip="no longer seated")
+            continue
+        if not wants(row.recipient, row.kind, seat=seat, awaited=row.payload.get("awaited")):
+            out[row.pk] = Decision(skip="preferences")
+            continue
+        if row.pk not in coalesced_ids:
+            out[row.pk] = SEND
+            continue
+        phase = open_phases.get(row.match_id)
+        if (phase is None or row.match.status != Match.Status.RUNNING
+                or phase.quarantined_at is not None or seat.number not in phase.awaited
+                or seat.is_bot or (phase.pk, seat.pk) in checked):
+            out[row.pk] = Decision(skip="nothing awaits the player any more")
+            continue
+        if (row.match_id, row.recipient_id) in seen:
+            out[row.pk] = Decision(hold_until=seen[(row.match_id, row.recipient_id)] + window)
+            continue
+        if row.phase_id != phase.pk:  # a later ask: the email describes the match as it is now
+            row.phase = phase
+            row.payload = {**row.payload, "phase_id": phase.pk, "to_seq": row.match.diary_seq}
+            Notification.objects.filter(pk=row.pk).update(phase=phase, payload=row.payload)
+        out[row.pk] = SEND
+    return out
 
 
-def notification_send_failure(*, notification_id: int, error: str,
-                              now: datetime | None = None) -> None:
-    """The last retry failed: mark the row failed (it is not retried again)."""
-    now = now or timezone_now()
-    Notification.objects.filter(pk=notification_id, sent_at__isnull=True).update(
-        failed_at=now, error=error[:2000])
-
-
-def notifications_pending(*, now: datetime | None = None, older_than_seconds: int = 60,
-                          limit: int = 500) -> list[int]:
-    """Ids of unsent rows older than a minute (their on-commit task was lost or failed)."""
-    now = now or timezone_now()
-    return list(Notification.objects.filter(
-        sent_at__isnull=True, failed_at__isnull=True,
-        created_at__lte=now - timedelta(seconds=older_than_seconds),
-    ).order_by("created_at").values_list("pk", flat=True)[:limit])
+def notifications_failed_for(user, *, days: int = 30, limit: int = 20) -> list[Notification]:
+    """The reader's emails that failed for good lately (shown on the profile page)."""
+    since = timezone_now() - timedelta(days=days)
+    return list(Notification.objects.filter(recipient=user, failed_at__gte=since)
+                .select_related("match").order_by("-failed_at")[:limit])
 
 
 # --- reminders ("nags") and digests ------------------------------------------------------
@@ -267,21 +386,27 @@ def seats_send_nags(*, now: datetime | None = None) -> int:
             if Notification.objects.filter(recipient=seat.user, phase=phase,
                                            kind=K.REMINDER).exists():
                 continue
+            if not wants(seat.user, K.REMINDER, seat=seat):
+                continue
             if notification_create(recipient=seat.user, kind=K.REMINDER, match=match, phase=phase,
-                                   payload={"seat": seat.number, "phase_id": phase.pk}):
+                                   payload={"seat": seat.number, "phase_id": phase.pk},
+                                   check_preferences=False):
                 sent += 1
     return sent
 
 
 def digests_send(*, now: datetime | None = None) -> int:
-    """Queue the daily digest for readers with ``email_mode=digest`` at 07:00 their time.
+    """Queue the daily digest at 07:00 in the reader's time zone for the matches whose mode
+    (profile, or the seat's per-match override) is ``digest``.
 
-    A digest lists the diary rows each reader may see in their running or just-finished
+    A digest lists the diary rows each reader may see in those running or just-finished
     matches since their last digest (at most a day back); nothing new, no email.
     """
     now = now or timezone_now()
     queued = 0
-    profiles = Profile.objects.filter(email_mode=Profile.EmailMode.DIGEST).select_related("user")
+    profiles = Profile.objects.filter(
+        Q(email_mode=MODE.DIGEST) | Q(user__seats__email_mode=MODE.DIGEST)
+    ).distinct().select_related("user")
     for profile in profiles:
         local = now.astimezone(safe_zone(profile.timezone))
         if local.hour != DIGEST_LOCAL_HOUR:
@@ -300,6 +425,8 @@ def digests_send(*, now: datetime | None = None) -> int:
             seats = Seat.objects.filter(user=profile.user, number__isnull=False,
                                         removed_at__isnull=True).select_related("match")
             for seat in seats:
+                if phase_mode(profile, seat) != MODE.DIGEST:
+                    continue
                 entries = (DiaryEntry.objects.filter(match=seat.match, created_at__gt=since)
                            .filter(Q(is_public=True) | Q(audience__contains=f",{seat.number},")))
                 seqs = list(entries.values_list("seq", flat=True))
@@ -360,3 +487,4 @@ def notification_unsubscribe(token: str) -> UnsubscribeResult:
     if result.category == "reminder":
         Seat.objects.filter(user=result.user).update(next_nag_at=None)
     return result
+

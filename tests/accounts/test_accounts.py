@@ -138,7 +138,7 @@ def test_unsubscribe_get_confirms_post_applies_without_session(player):
     c = Client(enforce_csrf_checks=True)
     resp = c.get(url)
     assert resp.status_code == 200 and "Yes, unsubscribe me" in page_text(resp)
-    assert Profile.objects.get(user=player).email_mode == "per_phase"  # GET changes nothing
+    assert Profile.objects.get(user=player).email_mode == "my_move"  # GET changes nothing
     resp = c.post(url, {"List-Unsubscribe": "One-Click"})
     assert resp.status_code == 200 and "no longer get" in page_text(resp)
     assert Profile.objects.get(user=player).email_mode == "off"
@@ -148,7 +148,7 @@ def test_unsubscribe_reminders_only(player):
     url = reverse("games:unsubscribe", args=[make_token(player, "reminder")])
     Client().post(url)
     prof = Profile.objects.get(user=player)
-    assert prof.reminder_hours == 0 and prof.email_mode == "per_phase"
+    assert prof.reminder_hours == 0 and prof.email_mode == "my_move"
 
 
 @pytest.mark.parametrize("token", ["garbage", "eyJ1IjoxfQ:bad:sig"])
@@ -157,4 +157,4 @@ def test_unsubscribe_bad_token_is_400(player, token):
     for method in ("get", "post"):
         resp = getattr(Client(), method)(url)
         assert resp.status_code == 400 and "not valid" in page_text(resp)
-    assert Profile.objects.get(user=player).email_mode == "per_phase"
+    assert Profile.objects.get(user=player).email_mode == "my_move"

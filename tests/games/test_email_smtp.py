@@ -92,7 +92,7 @@ def test_new_phase_email_over_smtp_with_unsubscribe_round_trip(
     path = url.removeprefix("http://testserver")
     if client.get(path).status_code == 200:  # the web side's confirm page
         alice.profile.refresh_from_db()
-        assert alice.profile.email_mode == "per_phase"
+        assert alice.profile.email_mode == "my_move"  # the GET changed nothing
         assert client.post(path).status_code == 200
     else:
         notification_unsubscribe(token)

@@ -11,7 +11,7 @@ from django.core.mail.backends.base import BaseEmailBackend
 
 from games import selectors, tasks
 from games.models import Match, Notification, Phase
-from games.services.notifications import notification_send
+from games.services.outbox import notification_send
 from tests.factories import make_match, make_user
 
 pytestmark = pytest.mark.django_db
@@ -52,17 +52,16 @@ def test_a_failing_email_is_retried_then_marked_failed_and_never_undoes_the_clos
     rows = Notification.objects.filter(kind="new_phase")
     assert rows.count() == 2
     for row in rows:
-        # the first attempt failed and asked Celery for a retry: the row is unclaimed again
-        assert row.sent_at is None and row.failed_at is None and row.attempts >= 1
-        attempts = row.attempts
+        # the first attempt failed: the row is released with a later retry time
+        assert row.sent_at is None and row.failed_at is None and row.attempts == 1
+        assert row.claimed_until is None and row.next_attempt_at > CURRENT_TIME
         assert "smtp is down" in row.error
-        # ... until the last allowed retry fails too: then it is marked failed for good
-        result = tasks.notification_send.apply(args=[row.pk],
-                                               retries=settings.EMAIL_MAX_RETRIES)
-        assert result.get() is False
-        row.refresh_from_db()
-        assert row.failed_at is not None and row.sent_at is None
-        assert row.attempts == attempts + 1
+    # ... retried by the sweep until 24 hours have passed: then failed for good
+    with time_machine.travel(CURRENT_TIME + timedelta(hours=settings.EMAIL_RETRY_HOURS,
+                                                      minutes=1), tick=False):
+        assert tasks.notifications_send_pending.delay().get() == 0
+    for row in rows.all():
+        assert row.failed_at is not None and row.sent_at is None and row.attempts == 2
     assert Match.objects.get(pk=match.pk).version == match.version + 1
 
 
@@ -138,7 +137,13 @@ def test_your_turn_when_the_next_phase_awaits_only_some_seats():
     opened.pk = closed.pk  # any saved phase will do for the payload
     rows = new_phase_rows(match=match, closed=closed, opened=opened, from_seq=1, to_seq=0)
     kinds = {row.payload["seat"]: row.kind for row in rows}
-    assert kinds == {0: "new_phase", 1: "your_turn", 2: "new_phase"}
+    assert kinds == {1: "your_turn"}  # the default: only when it is my move
+    from accounts.models import Profile
+    Profile.objects.filter(user__seats__match=match).update(email_mode="per_phase")
+    match = Match.objects.get(pk=match.pk)
+    rows = new_phase_rows(match=match, closed=closed, opened=opened, from_seq=1, to_seq=0)
+    kinds = {row.payload["seat"]: row.kind for row in rows}
+    assert kinds == {0: "new_phase", 1: "your_turn", 2: "new_phase"}  # "every phase"
     opened.deadline_at = None  # solo steps: no email per step
     assert new_phase_rows(match=match, closed=closed, opened=opened, from_seq=1, to_seq=0) == []
 

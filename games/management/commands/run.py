@@ -35,8 +35,8 @@ DEV_GAME = "tests.games.guessgame"
 def sweep_forever(interval: float, stop: threading.Event, log) -> None:
     """The embedded beat: close due phases every ``interval`` s, the rest every minute."""
     from games.services.matches import matches_start_due
-    from games.services.notifications import (digests_send, notification_send,
-                                              notifications_pending, seats_send_nags)
+    from games.services.notifications import digests_send, seats_send_nags
+    from games.services.outbox import notifications_drain
     from games.services.phases import phases_close_due
 
     last_minute = 0.0
@@ -51,11 +51,7 @@ def sweep_forever(interval: float, stop: threading.Event, log) -> None:
                 matches_start_due()
                 seats_send_nags()
                 digests_send()
-                for notification_id in notifications_pending():
-                    try:
-                        notification_send(notification_id=notification_id)
-                    except Exception as exc:  # noqa: BLE001
-                        log(f"email {notification_id} failed again: {exc!r}")
+                notifications_drain()  # retries, expired leases, coalesced "your move"
         except Exception as exc:  # noqa: BLE001 - the loop must survive anything
             log(f"sweep error: {exc!r}")
         finally:

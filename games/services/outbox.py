@@ -1,0 +1,244 @@
+"""Sending the notification outbox: at least once, never silently dropped, in batches.
+
+A row moves through these states (all columns of ``games.Notification``):
+
+- *due*: ``sent_at`` and ``failed_at`` empty, ``next_attempt_at <= now`` and no live lease
+  (``claimed_until`` empty or past);
+- *claimed*: a sender set ``claimed_until = now + EMAIL_CLAIM_SECONDS`` (and counted the
+  attempt) in one statement, ``FOR UPDATE SKIP LOCKED``, so two senders never hold the
+  same row; a sender that dies leaves the lease to expire, and the beat task
+  ``notifications_send_pending`` (every 30 s) finds the row due again;
+- *sent*: ``sent_at`` is written only after the SMTP server accepted the message (a crash
+  in between re-sends it: at least once, with the same ``Message-ID`` so the copy is
+  recognisable);
+- *retry*: a temporary failure (connection refused, 4xx, timeout) releases the lease and
+  sets ``next_attempt_at`` with exponential backoff (30 s doubling, at most an hour);
+- *failed*: a permanent refusal of the address (5xx to ``RCPT``/``DATA``) at once, or any
+  failure once the row is ``EMAIL_RETRY_HOURS`` (24) old; the admin's outbox list and the
+  reader's profile page show it.
+
+One batch = one claim statement, one SMTP connection (``connection.send_messages``) and
+one ``UPDATE`` marking the accepted rows sent.
+"""
+
+from __future__ import annotations
+
+import logging
+import smtplib
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.core.mail import get_connection
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils.timezone import now as timezone_now
+
+from games import emails
+from games.models import Notification
+from games.services import notifications
+
+log = logging.getLogger(__name__)
+
+RETRY_BASE_SECONDS = 30
+RETRY_MAX_SECONDS = 3600
+SKIPPED_PREFIX = "skipped: "
+
+
+@dataclass
+class BatchReport:
+    """What one batch did (ids per outcome)."""
+
+    claimed: int = 0
+    sent: list[int] = field(default_factory=list)
+    skipped: list[int] = field(default_factory=list)
+    retry: list[int] = field(default_factory=list)
+    failed: list[int] = field(default_factory=list)
+
+
+def message_id(notification: Notification) -> str:
+    """A Message-ID that stays the same for every attempt at this row."""
+    host = urlsplit(settings.SITE_URL).hostname or "localhost"
+    stamp = int(notification.created_at.timestamp()) if notification.created_at else 0
+    return f"<notification-{notification.pk}.{stamp}@{host}>"
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """Backoff after the ``attempts``-th failed attempt: 30 s, 60 s, 2 min … at most 1 h."""
+    return timedelta(seconds=min(RETRY_BASE_SECONDS * 2 ** max(attempts - 1, 0),
+                                 RETRY_MAX_SECONDS))
+
+
+def due(now: datetime):
+    """The rows a sender may claim now."""
+    return Notification.objects.filter(
+        sent_at__isnull=True, failed_at__isnull=True, next_attempt_at__lte=now,
+    ).filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
+
+
+def notifications_claim(*, now: datetime, limit: int, ids: list[int] | None = None) -> list[int]:
+    """Lease up to ``limit`` due rows (of ``ids`` if given) to this sender; their ids."""
+    lease = now + timedelta(seconds=settings.EMAIL_CLAIM_SECONDS)
+    with transaction.atomic():
+        qs = due(now)
+        if ids is not None:
+            qs = qs.filter(pk__in=ids)
+        picked = list(qs.order_by("next_attempt_at", "pk")
+                      .select_for_update(skip_locked=True, of=("self",))
+                      .values_list("pk", flat=True)[:limit])
+        if picked:
+            Notification.objects.filter(pk__in=picked).update(
+                claimed_until=lease, attempts=F("attempts") + 1)
+    return picked
+
+
+def _permanent(exc: Exception) -> bool:
+    """The server refused this address or message for good (5xx)."""
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        codes = [code for code, _msg in exc.recipients.values()]
+        return bool(codes) and all(code >= 500 for code in codes)
+    if isinstance(exc, (smtplib.SMTPDataError,)):
+        return exc.smtp_code >= 500
+    return False
+
+
+def _connection_lost(exc: Exception) -> bool:
+    """The connection itself is gone: the rest of the batch cannot go this way."""
+    if isinstance(exc, smtplib.SMTPServerDisconnected):
+        return True
+    return isinstance(exc, OSError) and not isinstance(exc, smtplib.SMTPException)
+
+
+def _retry_or_fail(rows: list[Notification], error: str, now: datetime,
+                   report: BatchReport) -> None:
+    """Release rows after a temporary failure; those past the retry window fail for good."""
+    give_up = now - timedelta(hours=settings.EMAIL_RETRY_HOURS)
+    for row in rows:
+        if row.created_at <= give_up:
+            Notification.objects.filter(pk=row.pk, sent_at__isnull=True).update(
+                failed_at=now, claimed_until=None, error=error[:2000])
+            report.failed.append(row.pk)
+            log.error("notification %s failed for good after %s attempts: %s",
+                      row.pk, row.attempts, error)
+        else:
+            Notification.objects.filter(pk=row.pk, sent_at__isnull=True).update(
+                claimed_until=None, error=error[:2000],
+                next_attempt_at=now + retry_delay(row.attempts))
+            report.retry.append(row.pk)
+
+
+def notifications_send_batch(*, ids: list[int] | None = None, limit: int | None = None,
+                             now: datetime | None = None) -> BatchReport:
+    """Claim a batch (``ids``, or the oldest due rows) and send it over one connection.
+
+    1. Claim (lease) the rows; load them with recipient, profile, match and phase.
+    2. Ask the policy (``notifications.send_decision``) about each: send, skip (nobody
+       wants it any more: closed with ``sent_at`` and an ``error`` saying why) or hold
+       (a coalesced "your move" waiting for its time).
+    3. Render each email; a rendering error is a retry of that row only.
+    4. Open one SMTP connection; send message by message so each gets its own verdict;
+       a lost connection sends the rest of the batch back to the queue.
+    5. Mark the accepted rows sent in one statement.
+    """
+    now = now or timezone_now()
+    limit = limit or settings.EMAIL_BATCH_SIZE
+    report = BatchReport()
+    picked = notifications_claim(now=now, limit=limit, ids=ids)
+    report.claimed = len(picked)
+    if not picked:
+        return report
+    rows = list(Notification.objects.filter(pk__in=picked)
+                .select_related("recipient__profile", "match", "phase").order_by("pk"))
+    decisions = notifications.send_decisions(rows, now=now)
+    ready: list[tuple[Notification, object]] = []
+    for row in rows:
+        decision = decisions[row.pk]
+        if decision.skip:
+            Notification.objects.filter(pk=row.pk).update(
+                sent_at=now, claimed_until=None, error=SKIPPED_PREFIX + decision.skip)
+            report.skipped.append(row.pk)
+            continue
+        if decision.hold_until is not None:
+            Notification.objects.filter(pk=row.pk).update(
+                claimed_until=None, next_attempt_at=decision.hold_until,
+                attempts=F("attempts") - 1)
+            continue
+        try:
+            message = emails.build(row)
+        except Exception as exc:  # noqa: BLE001 - one broken template must not stop the batch
+            log.exception("notification %s could not be rendered", row.pk)
+            _retry_or_fail([row], f"render: {exc!r}", now, report)
+            continue
+        message.extra_headers["Message-ID"] = message_id(row)
+        ready.append((row, message))
+    if ready:
+        _deliver(ready, now, report)
+    if report.sent:
+        Notification.objects.filter(pk__in=report.sent).update(
+            sent_at=timezone_now(), claimed_until=None, error="")
+    return report
+
+
+def _deliver(ready: list[tuple[Notification, object]], now: datetime,
+             report: BatchReport) -> None:
+    """Send over one connection; sort each message into sent / retry / failed."""
+    connection = get_connection(fail_silently=False)
+    try:
+        connection.open()
+    except Exception as exc:  # noqa: BLE001 - the server is down: all of it later
+        _retry_or_fail([row for row, _ in ready], f"connect: {exc!r}", now, report)
+        return
+    try:
+        for index, (row, message) in enumerate(ready):
+            message.connection = connection
+            try:
+                connection.send_messages([message])
+            except Exception as exc:  # noqa: BLE001 - sorted below
+                if _permanent(exc):
+                    Notification.objects.filter(pk=row.pk).update(
+                        failed_at=now, claimed_until=None, error=repr(exc)[:2000])
+                    report.failed.append(row.pk)
+                    log.warning("notification %s refused for good: %r", row.pk, exc)
+                    continue
+                if _connection_lost(exc):
+                    _retry_or_fail([r for r, _ in ready[index:]], repr(exc), now, report)
+                    return
+                _retry_or_fail([row], repr(exc), now, report)
+                continue
+            report.sent.append(row.pk)
+    finally:
+        try:
+            connection.close()
+        except Exception:  # noqa: BLE001 - the messages are already accepted
+            pass
+
+
+def notifications_drain(*, budget_seconds: float = 25.0, now: datetime | None = None) -> int:
+    """Send due rows batch after batch until none is left or the time budget is used; the
+    number of rows sent (a beat task: leftovers wait for the next tick or another drainer)."""
+    started = time.monotonic()
+    sent = 0
+    while time.monotonic() - started < budget_seconds:
+        report = notifications_send_batch(now=now)
+        sent += len(report.sent)
+        if report.claimed == 0:
+            break
+    return sent
+
+
+def notifications_due_count(*, now: datetime | None = None) -> int:
+    return due(now or timezone_now()).count()
+
+
+def notification_send(*, notification_id: int, now: datetime | None = None) -> bool:
+    """Send one outbox row now if it is due and unclaimed; True if the server accepted it.
+    Failures are recorded on the row (retry later, or failed), never raised."""
+    return notification_id in notifications_send_batch(ids=[notification_id], now=now).sent
+
+
+def notifications_pending(*, now: datetime | None = None, limit: int = 500) -> list[int]:
+    """Ids of rows a sender may claim now (unsent, due, no live lease)."""
+    return list(due(now or timezone_now()).order_by("next_attempt_at")
+                .values_list("pk", flat=True)[:limit])

@@ -1,0 +1,163 @@
+"""The outbox sender (games/services/outbox.py) against a real SMTP server on loopback:
+one connection per batch, sent only once accepted, leases that expire back into the queue,
+backoff for 24 hours then failed (shown on the profile), a permanent 5xx refusal failed
+once without retries, and a stable Message-ID per notification."""
+
+from __future__ import annotations
+
+import email
+import socket
+from datetime import datetime, timedelta, timezone
+from email.policy import default as default_policy
+
+import pytest
+import time_machine
+from aiosmtpd.controller import Controller
+from django.urls import reverse
+
+from games import tasks
+from games.models import Notification
+from games.services.outbox import (message_id, notifications_claim, notifications_send_batch,
+                                   retry_delay)
+from tests.factories import make_user
+
+pytestmark = pytest.mark.django_db
+CURRENT_TIME = datetime(2026, 7, 1, 10, 0, tzinfo=timezone.utc)
+
+
+class Server:
+    """An SMTP sink that counts connections and refuses some addresses."""
+
+    def __init__(self):
+        self.messages: list[email.message.EmailMessage] = []
+        self.connections = 0
+        self.refuse: dict[str, str] = {}
+
+    async def handle_EHLO(self, server, session, envelope, hostname, responses):
+        self.connections += 1
+        session.host_name = hostname
+        return responses
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address in self.refuse:
+            return self.refuse[address]
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        self.messages.append(email.message_from_bytes(envelope.content, policy=default_policy))
+        return "250 OK"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def smtp(settings):
+    server = Server()
+    port = _free_port()
+    controller = Controller(server, hostname="127.0.0.1", port=port)
+    controller.start()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
+    settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
+    settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
+    settings.EMAIL_TIMEOUT = 5
+    yield server
+    controller.stop()
+
+
+def _rows(users, **extra) -> list[Notification]:
+    return [Notification.objects.create(recipient=u, kind="director",
+                                        payload={"subject": f"s{u.pk}", "message": "m"}, **extra)
+            for u in users]
+
+
+def test_a_batch_goes_over_one_connection_and_is_marked_sent(smtp):
+    users = [make_user(staff=True) for _ in range(5)]
+    rows = _rows(users)
+    report = notifications_send_batch(ids=[r.pk for r in rows])
+    assert sorted(report.sent) == sorted(r.pk for r in rows)
+    assert smtp.connections == 1 and len(smtp.messages) == 5
+    assert not Notification.objects.filter(sent_at__isnull=True).exists()
+    assert set(Notification.objects.values_list("claimed_until", flat=True)) == {None}
+
+
+def test_message_id_is_stable_per_notification(smtp):
+    row = _rows([make_user(staff=True)])[0]
+    notifications_send_batch(ids=[row.pk])
+    assert smtp.messages[0]["Message-ID"] == message_id(row)
+    # a resend after a crash (row unsent again) carries the same Message-ID
+    Notification.objects.filter(pk=row.pk).update(sent_at=None)
+    notifications_send_batch(ids=[row.pk])
+    assert smtp.messages[1]["Message-ID"] == smtp.messages[0]["Message-ID"]
+    assert message_id(row) != message_id(_rows([make_user(staff=True)])[0])
+
+
+def test_a_claimed_row_is_not_sent_twice_and_an_expired_lease_returns_to_the_queue(smtp):
+    row = _rows([make_user(staff=True)])[0]
+    with time_machine.travel(CURRENT_TIME, tick=False):
+        Notification.objects.filter(pk=row.pk).update(next_attempt_at=CURRENT_TIME)
+        assert notifications_claim(now=CURRENT_TIME, limit=10) == [row.pk]  # a sender died
+        assert notifications_send_batch(ids=[row.pk]).claimed == 0  # its lease holds
+        assert tasks.notifications_send_pending.delay().get() == 0
+    assert smtp.messages == []
+    # the lease expires (60 s); the 30-s sweep picks the row up again
+    with time_machine.travel(CURRENT_TIME + timedelta(seconds=61), tick=False):
+        assert tasks.notifications_send_pending.delay().get() == 1
+    row.refresh_from_db()
+    assert row.sent_at is not None and row.attempts == 2 and len(smtp.messages) == 1
+
+
+def test_a_permanent_refusal_fails_once_and_is_never_retried(smtp):
+    good, bad = make_user(staff=True), make_user(staff=True, email="nobody@example.com")
+    smtp.refuse["nobody@example.com"] = "550 5.1.1 No such user"
+    rows = _rows([bad, good])
+    report = notifications_send_batch(ids=[r.pk for r in rows])
+    assert report.failed == [rows[0].pk] and report.sent == [rows[1].pk]
+    failed = Notification.objects.get(pk=rows[0].pk)
+    assert failed.failed_at is not None and failed.attempts == 1 and "550" in failed.error
+    with time_machine.travel(timedelta(days=2)):
+        assert tasks.notifications_send_pending.delay().get() == 0
+    assert Notification.objects.get(pk=rows[0].pk).attempts == 1  # no retry storm
+    assert [m["To"] for m in smtp.messages] == [good.email]
+
+
+def test_a_temporary_refusal_backs_off_and_fails_after_24_hours(smtp, settings, client):
+    user = make_user(email="later@example.com")
+    smtp.refuse["later@example.com"] = "451 4.3.0 Try again later"
+    with time_machine.travel(CURRENT_TIME, tick=False):
+        row = Notification.objects.create(recipient=user, kind="reminder", payload={})
+        notifications_send_batch(ids=[row.pk])
+    row.refresh_from_db()
+    assert row.failed_at is None and row.sent_at is None
+    assert row.next_attempt_at == CURRENT_TIME + retry_delay(1) and "451" in row.error
+    when, attempts = CURRENT_TIME, 1
+    while when < CURRENT_TIME + timedelta(hours=settings.EMAIL_RETRY_HOURS):
+        when = Notification.objects.get(pk=row.pk).next_attempt_at
+        with time_machine.travel(when, tick=False):
+            tasks.notifications_send_pending.delay().get()
+        attempts += 1
+        assert Notification.objects.get(pk=row.pk).attempts == attempts
+    row.refresh_from_db()
+    assert row.failed_at is not None and row.sent_at is None
+    assert row.failed_at - row.created_at >= timedelta(hours=settings.EMAIL_RETRY_HOURS)
+    assert attempts < 40  # backoff, not a storm
+    # the player's profile shows the failure
+    client.force_login(user)
+    with time_machine.travel(row.failed_at + timedelta(hours=1), tick=False):
+        page = client.get(reverse("accounts:profile")).content.decode()
+    assert "could not deliver" in page and "451" in page
+
+
+def test_a_dead_server_leaves_every_row_queued(settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", _free_port(), 2
+    rows = _rows([make_user(staff=True) for _ in range(3)])
+    report = notifications_send_batch(ids=[r.pk for r in rows])
+    assert sorted(report.retry) == sorted(r.pk for r in rows) and report.sent == []
+    for row in Notification.objects.all():
+        assert row.sent_at is None and row.failed_at is None and row.claimed_until is None
