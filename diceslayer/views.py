@@ -79,6 +79,8 @@ def solo_new(request: HttpRequest) -> HttpResponse:
 
 # --- the daily challenge -----------------------------------------------------------------
 
+FIRST_DAILY_DAY = datetime.date(2000, 1, 1)  # days before (or after today) have no page
+
 @login_required
 @require_POST
 def daily_play(request: HttpRequest) -> HttpResponse:
@@ -107,6 +109,8 @@ def daily(request: HttpRequest, day: str | None = None) -> HttpResponse:
             when = datetime.date.fromisoformat(day)
         except ValueError:
             raise Http404("Not a date.") from None
+        if not FIRST_DAILY_DAY <= when <= today:  # 0001-01-01 would overflow "the day before"
+            raise Http404("No daily challenge on that day.")
     return render(request, "diceslayer/daily.html", {
         "day": when, "today": today, "is_today": when == today,
         "rows": selectors.daily_leaderboard(when), "players": selectors.daily_players(when),

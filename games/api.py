@@ -11,7 +11,6 @@ seat's diary rows.
 
 from __future__ import annotations
 
-import json
 from functools import wraps
 from typing import Any, Callable
 
@@ -27,7 +26,7 @@ from accounts.models import ApiToken
 from games import selectors
 from games.exceptions import ApplicationError
 from games.forms import parse_int
-from games.lib import pages
+from games.lib import pages, safejson
 from games.models import Match, Phase, Seat
 from games.services.orders import order_submit
 from games.services.seats import seat_checkin, seat_checkin_withdraw, seat_is_checked_in
@@ -150,8 +149,8 @@ def _body(request: HttpRequest, allowed: frozenset[str]) -> dict[str, Any]:
     if not raw.strip():
         return {}
     try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
+        data = safejson.loads(raw, max_bytes=MAX_BODY_BYTES)
+    except safejson.JsonRefused as exc:
         raise _Refused(error(400, "BAD_JSON", f"The body is not valid JSON: {exc}.")) from None
     if not isinstance(data, dict):
         raise _Refused(error(400, "BAD_JSON", "The body must be a JSON object."))

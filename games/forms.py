@@ -16,11 +16,13 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.forms import timezone_choices
 from games import registry
+from games.lib import safejson
 from games.rules import ConfigField, RulesError
 
 CONFIG_PREFIX = "cfg_"
 ORDER_NOT_JSON = _("The order is not valid JSON: {error}.")
 ORDER_NOT_OBJECT = _("An order must be a JSON object, like {\"key\": value}.")
+JSON_REFUSED = _("Enter valid JSON: {error}.")
 MAX_PLAYERS_BELOW_MIN = _("The maximum cannot be below the minimum.")
 STARTS_IN_THE_PAST = _("Choose a start time in the future (or leave it empty).")
 
@@ -43,6 +45,28 @@ class LobbyFilterForm(forms.Form):
         if not self.is_valid():
             return None, "forming"
         return self.cleaned_data.get("game") or None, self.cleaned_data.get("status") or "forming"
+
+
+class BoundedJSONField(forms.JSONField):
+    """``forms.JSONField`` that checks size and depth before parsing (``games.lib.safejson``):
+    a deeply nested value is a form error, not a RecursionError."""
+
+    def to_python(self, value: Any) -> Any:
+        if isinstance(value, str) and not self.disabled:
+            try:
+                safejson.loads(value)
+            except safejson.JsonRefused as exc:
+                raise forms.ValidationError(JSON_REFUSED.format(error=exc),
+                                            code="invalid") from None
+        return super().to_python(value)
+
+    def bound_data(self, data: Any, initial: Any) -> Any:
+        if isinstance(data, str) and not self.disabled:
+            try:
+                safejson.loads(data)
+            except safejson.JsonRefused:
+                return forms.fields.InvalidJSONInput(data)
+        return super().bound_data(data, initial)
 
 
 def config_field(spec: ConfigField, default: Any = None) -> forms.Field:
@@ -68,7 +92,7 @@ def config_field(spec: ConfigField, default: Any = None) -> forms.Field:
     if spec.type == "choice":
         return forms.ChoiceField(choices=list(spec.choices), **common)
     if spec.type == "json":
-        return forms.JSONField(required=False, **common)
+        return BoundedJSONField(required=False, **common)
     return forms.CharField(required=False, max_length=500, **common)
 
 
@@ -191,8 +215,8 @@ class OrderForm(forms.Form):
     def clean_order(self) -> dict[str, Any]:
         raw = self.cleaned_data["order"]
         try:
-            value = json.loads(raw)
-        except ValueError as exc:
+            value = safejson.loads(raw)
+        except safejson.JsonRefused as exc:
             raise forms.ValidationError(ORDER_NOT_JSON.format(error=exc)) from None
         if not isinstance(value, dict):
             raise forms.ValidationError(ORDER_NOT_OBJECT)

@@ -11,12 +11,12 @@ underscore) say which selections the option takes, so a ticked target never leak
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django import forms
 from django.http import QueryDict
 
+from games.lib import safejson
 from games.rules import InvalidConfig
 from sanguosha import engine
 from sanguosha.engine.setup import DEFAULT_DURATIONS
@@ -56,8 +56,8 @@ def order_from_post(post: QueryDict) -> dict[str, Any]:
     if not raw:
         raise forms.ValidationError(NO_CHOICE)
     try:
-        base = json.loads(raw)
-    except ValueError:
+        base = safejson.loads(raw)
+    except safejson.JsonRefused:
         raise forms.ValidationError(BAD_CHOICE) from None
     if not isinstance(base, dict):
         raise forms.ValidationError(BAD_CHOICE)
