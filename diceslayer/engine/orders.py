@@ -28,7 +28,8 @@ ORDER_KEYS = frozenset({"pick", "wild", "bomb", "from", "cancel"})
 def _face(value: Any, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
         raise InvalidOrder(E.MSG_BAD_FACE.format(value=value), code=E.CODE_BAD_FACE, field=field)
-    return value
+    face: int = value
+    return face
 
 
 def parse_order(raw: Mapping[str, Any] | Order) -> Order:

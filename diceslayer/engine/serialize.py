@@ -44,7 +44,8 @@ def _int(value: Any, what: str, lo: int | None = None) -> int:
         raise ValueError(f"{what} must be a whole number, not {value!r}")
     if lo is not None and value < lo:
         raise ValueError(f"{what} must be at least {lo}, not {value}")
-    return value
+    number: int = value
+    return number
 
 
 def faces_of(value: Any, what: str) -> tuple[int, ...]:

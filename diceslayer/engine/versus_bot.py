@@ -249,10 +249,10 @@ class V2:
         return self.target is not None and score >= self.target
 
     def moves(self, fa: int, na: int, s2a: tuple[int, ...], sca: int, fb: int, nb: int,
-              bomb: int, mover_bomb: int) -> list[tuple[Order, tuple]]:
+              bomb: int, mover_bomb: int) -> list[tuple[Order, tuple[Any, ...]]]:
         """Every move of the mover with its result: (order, (fa, na, s2a, sca, fb, nb,
         m, pts, bombed, new bomb))."""
-        out: list[tuple[Order, tuple]] = []
+        out: list[tuple[Order, tuple[Any, ...]]] = []
         for f in FACES:
             if (fa >> (SH * f)) & M:
                 out.append((Pick(f), self.pick(fa, na, s2a, sca, fb, nb, f, True)
@@ -271,14 +271,14 @@ class V2:
         return out
 
     # ---------------------------------------------------------------- leaf
-    def own_value(self, r: tuple, bomb_after: int) -> float:
+    def own_value(self, r: tuple[Any, ...], bomb_after: int) -> float:
         """A's value of one of its moves' results, without the opponent's field."""
         fa, na, s2a, sca, _fb, _nb, _m, pts, bombed, _ = r
         if na >= VERSUS_LOSS_AT and not bombed:
             return -WIN
         if self.reached(sca):
             return WIN
-        val = -DANGER2[na] if na < VERSUS_LOSS_AT else -OPP_DANGER2[na]
+        val: float = -DANGER2[na] if na < VERSUS_LOSS_AT else -OPP_DANGER2[na]
         val += READY_W * min(_ready(fa, s2a), 2) + POINT_W2 * pts
         if bomb_after == 1:
             val += BOMB_W
@@ -286,7 +286,7 @@ class V2:
             val -= BOMB_W
         return val
 
-    def static(self, r: tuple, bomb_after: int) -> float:
+    def static(self, r: tuple[Any, ...], bomb_after: int) -> float:
         """A's value of one of its moves' results, statically: its own value plus the
         danger of the opponent's field after it (what it sends included)."""
         val = self.own_value(r, bomb_after)
@@ -420,7 +420,7 @@ class V2:
 
     # ---------------------------------------------------------------- B's reply
     def b_moves(self, fb: int, nb: int, s2b: tuple[int, ...], scb: int, fa: int, na: int,
-                s2a: tuple[int, ...], bomb: int) -> list[tuple]:
+                s2a: tuple[int, ...], bomb: int) -> list[tuple[Any, ...]]:
         """B's moves searched at its min node (the caps of the module docstring)."""
         out = []
         for f in FACES:
@@ -466,7 +466,7 @@ class V2:
                     break
         return best
 
-    def root_value(self, r: tuple, s2b: tuple[int, ...], scb: int) -> float:
+    def root_value(self, r: tuple[Any, ...], s2b: tuple[int, ...], scb: int) -> float:
         fa, na, s2a, sca, fb, nb, m, _pts, bombed, bomb2 = r
         if na >= VERSUS_LOSS_AT and not bombed:
             return -WIN
@@ -503,7 +503,7 @@ def _bomb_code(state: State, seat: int) -> int:
 
 
 def versus2_choices(state: State, seat: int,
-                    width: int = ROOT_WIDTH) -> list[tuple[float, Order, tuple]]:
+                    width: int = ROOT_WIDTH) -> list[tuple[float, Order, tuple[Any, ...]]]:
     """Every legal move with its value (searched or static), best first."""
     me, opp = state.players[seat], state.players[1 - seat]
     search = _v2(state.target)
@@ -523,7 +523,7 @@ def versus2_choices(state: State, seat: int,
     return out
 
 
-def _tie(order: Order) -> tuple:
+def _tie(order: Order) -> tuple[Any, ...]:
     return (isinstance(order, Bomb), getattr(order, "source", Source.OWN) is not Source.OWN,
             order.face)
 
@@ -536,7 +536,7 @@ class V1:
     def __init__(self, target: int) -> None:
         self.target = target
         # A pure function of its key (and the target): kept across decisions (``_v1``).
-        self.leaf_memo: dict[tuple, float] = {}
+        self.leaf_memo: dict[tuple[Any, ...], float] = {}
 
     def trim(self) -> None:
         if len(self.leaf_memo) > 200_000:
@@ -544,7 +544,7 @@ class V1:
 
     @staticmethod
     def pick(fx: int, nx: int, s2: tuple[int, ...], sc: int, gx: int, ngx: int,
-             fy: int, ny: int, f: int, own: bool) -> tuple:
+             fy: int, ny: int, f: int, own: bool) -> tuple[Any, ...]:
         """→ (fx, nx, s2, score, gx, ngx, fy, ny, attack dice m, points)."""
         if own:
             fx -= 1 << (SH * f)
@@ -586,13 +586,13 @@ class V1:
         return fx, nx, new_s2, sc + n * n, gx, ngx, fy, ny, m, n * n
 
     def moves(self, fa: int, na: int, s2a: tuple[int, ...], sca: int, ga: int, nga: int,
-              fb: int, nb: int) -> list[tuple[Order, tuple]]:
+              fb: int, nb: int) -> list[tuple[Order, tuple[Any, ...]]]:
         orders = [Pick(f) for f in FACES if (fa >> (SH * f)) & M] + \
             [Pick(f, Source.OPPONENT) for f in FACES if (fb >> (SH * f)) & M]
         return list(zip(orders, self.results(fa, na, s2a, sca, ga, nga, fb, nb)))
 
     def results(self, fa: int, na: int, s2a: tuple[int, ...], sca: int, ga: int, nga: int,
-                fb: int, nb: int) -> list[tuple]:
+                fb: int, nb: int) -> list[tuple[Any, ...]]:
         """The results of every pick (own field first, then the other's, by face)."""
         pick = self.pick
         out = []
@@ -604,14 +604,15 @@ class V1:
                 out.append(pick(fa, na, s2a, sca, ga, nga, fb, nb, f, False))
         return out
 
-    def static(self, r: tuple, scb: int, ngb: int) -> float:
+    def static(self, r: tuple[Any, ...], scb: int, ngb: int) -> float:
         fa, na, s2a, sca, _ga, nga, _fb, nb, m, _pts = r
         if na >= VERSUS_LOSS_AT:
             return -WIN
         if sca >= self.target:
             return WIN
-        return (sca - scb) - DANGER1[na] + OPP_DANGER1[nb] + SENT_W1 * m \
+        value: float = (sca - scb) - DANGER1[na] + OPP_DANGER1[nb] + SENT_W1 * m \
             - GRACE_W1 * nga + GRACE_W1 * 0.5 * ngb + READY_W1 * min(_ready(fa, s2a), 2)
+        return value
 
     def leaf(self, fa: int, na: int, s2a: tuple[int, ...], sca: int, ga: int, nga: int,
              fb: int, nb: int, scb: int, ngb: int) -> float:
@@ -632,7 +633,7 @@ class V1:
         self.leaf_memo[key] = best
         return best
 
-    def b_node(self, a: tuple, b: tuple) -> float:
+    def b_node(self, a: tuple[Any, ...], b: tuple[Any, ...]) -> float:
         """B to move: min over its picks of A's expected leaf after B's attack dice."""
         fa, na, s2a, sca, ga, nga = a
         fb, nb, s2b, scb, gb, ngb = b
@@ -655,7 +656,7 @@ class V1:
                 best = val
         return best
 
-    def root_value(self, r: tuple, s2b: tuple[int, ...], scb: int, gb: int, ngb: int) -> float:
+    def root_value(self, r: tuple[Any, ...], s2b: tuple[int, ...], scb: int, gb: int, ngb: int) -> float:
         fa, na, s2a, sca, ga, nga, fb, nb, m, _pts = r
         if na >= VERSUS_LOSS_AT:
             return -WIN
@@ -680,7 +681,7 @@ def _v1(target: int) -> V1:
 
 
 def versus1_choices(state: State, seat: int,
-                    width: int = ROOT_WIDTH) -> list[tuple[float, Order, tuple]]:
+                    width: int = ROOT_WIDTH) -> list[tuple[float, Order, tuple[Any, ...]]]:
     me, opp = state.players[seat], state.players[1 - seat]
     search = _v1(state.target or 100)
     s2b, scb, gb, ngb = tuple(opp.stock[-2:]), opp.score, pack(opp.grace), len(opp.grace)
@@ -701,7 +702,7 @@ def versus1_choices(state: State, seat: int,
 # ------------------------------------------------------------------------------ public
 
 def versus_choices(state: State, seat: int,
-                   width: int = ROOT_WIDTH) -> list[tuple[float, Order, tuple]]:
+                   width: int = ROOT_WIDTH) -> list[tuple[float, Order, tuple[Any, ...]]]:
     """Every legal move of ``seat`` (cancel choices left to the §3.7 default) with its
     expectimax value from ``seat``'s point of view, best first."""
     if state.variant is Variant.VERSUS2:
@@ -722,14 +723,15 @@ def leaf_value(state: State, seat: int) -> float:
                         opp.score, len(opp.grace))
 
 
-def explain(state: State, seat: int, order: Order, value: float, r: tuple) -> str:
+def explain(state: State, seat: int, order: Order, value: float, r: tuple[Any, ...]) -> str:
     """One line: what the move does now, and that it is the best expected over two rolls."""
     if isinstance(order, Bomb):
         removed = state.players[seat].plate.count(order.face)
         return (f"Use the bomb on your {order.face}s: it clears {removed} dice and skips the "
                 f"overflow check; the best expected position over the next two rolls "
                 f"({value:+.1f}).")
-    src = " from the opponent's field" if order.source is Source.OPPONENT else ""
+    src = (" from the opponent's field"
+           if isinstance(order, Pick) and order.source is Source.OPPONENT else "")
     me = state.players[seat]
     pts = r[-1] if state.variant is Variant.VERSUS1 else r[7]
     m = r[8] if state.variant is Variant.VERSUS1 else r[6]

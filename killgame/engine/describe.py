@@ -324,9 +324,10 @@ TEXT: dict[str, tuple[Fn, Fn]] = {
     "market_opened": (
         lambda d, v, l: f"The market is open: prices are {d['regime']}.",
         lambda d, v, l: "Il mercato è aperto: prezzi "
-                        + {"discounted": "scontati", "unchanged": "invariati",
-                           "raised": "aumentati", "crazy": "impazziti"}.get(d["regime"],
-                                                                             d["regime"]) + ".",
+                        + str({"discounted": "scontati", "unchanged": "invariati",
+                               "raised": "aumentati", "crazy": "impazziti"}.get(d["regime"],
+                                                                                d["regime"]))
+                        + ".",
     ),
 }
 

@@ -9,7 +9,7 @@ close :func:`revalidate` re-runs the checks that can change after submission.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 from games.rules import Event, Submitted
 
@@ -201,6 +201,8 @@ def check_order(state: State, seat: int, order: Any, *, at_close: bool = False,
     gmap = state.gmap
     closed = state.closed
     k_on = cfg["k_rations_enabled"]
+    # where the orders below start from (None only before a start zone is chosen)
+    here = cast(str, p.zone)
 
     if kind == "check":
         if not cfg["check_enabled"]:
@@ -226,7 +228,6 @@ def check_order(state: State, seat: int, order: Any, *, at_close: bool = False,
             fail("ZONE_NOT_STARTABLE", E.MSG_ZONE_NOT_STARTABLE, "zone",
                  {"zone": o["zone"], "startable": list(gmap.lit)})
     elif kind == "move":
-        here = p.zone
         dest = o["to"]
         stuck = here in closed and not any(z not in closed for z in gmap.adjacent[here])
         if dest in closed and not stuck:
@@ -262,9 +263,9 @@ def check_order(state: State, seat: int, order: Any, *, at_close: bool = False,
         if z in closed:
             fail("ZONE_CLOSED", E.MSG_ZONE_CLOSED, "zone", {"zone": z})
         launcher = kind == "gas" and "gas_launcher" in p.options
-        if z != p.zone and not launcher and not gmap.is_adjacent(p.zone, z):
+        if z != p.zone and not launcher and not gmap.is_adjacent(here, z):
             fail("ZONE_NOT_ADJACENT", E.MSG_ZONE_NOT_ADJACENT, "zone",
-                 {"from": p.zone, "zone": z, "adjacent": list(gmap.adjacent[p.zone])})
+                 {"from": p.zone, "zone": z, "adjacent": list(gmap.adjacent[here])})
         if kind == "gas" and k_on and z == gmap.central:
             fail("PROTECTED_ZONE", E.MSG_PROTECTED_ZONE, "zone", {"zone": z})
     elif kind in ("buy", "sell"):
@@ -298,9 +299,9 @@ def check_order(state: State, seat: int, order: Any, *, at_close: bool = False,
         z = o["zone"]
         if z in closed:
             fail("ZONE_CLOSED", E.MSG_ZONE_CLOSED, "zone", {"zone": z})
-        if kind == "c4" and not gmap.is_adjacent(p.zone, z):
+        if kind == "c4" and not gmap.is_adjacent(here, z):
             fail("ZONE_NOT_ADJACENT", E.MSG_ZONE_NOT_ADJACENT, "zone",
-                 {"from": p.zone, "zone": z, "adjacent": list(gmap.adjacent[p.zone])})
+                 {"from": p.zone, "zone": z, "adjacent": list(gmap.adjacent[here])})
         if k_on and z == gmap.central:
             fail("PROTECTED_ZONE", E.MSG_PROTECTED_ZONE, "zone", {"zone": z})
     elif kind == "attack":

@@ -248,7 +248,7 @@ def _open_action(ctx: Ctx) -> Resolution:
         for p in ctx.players:
             partners = [q.pid for q in ctx.players if ctx.allies(p, q)]
             ctx.me(p, "partner_revealed", {"partners": partners})
-    by_zone: dict[str, list[Any]] = {}
+    by_zone: dict[str | None, list[Any]] = {}
     for p in living:
         by_zone.setdefault(p.zone, []).append(p)
     for m in ctx.monsters:
@@ -287,7 +287,7 @@ def _close_action(state: State, seed: str) -> Resolution:
     # step 2
     ctx.compute_occupants()
     ctx.smoked_now = frozenset(z for z, until in ctx.smoke.items() if until >= T)
-    zone_players: dict[str, list[MPlayer]] = {}
+    zone_players: dict[str | None, list[MPlayer]] = {}
     for p in ctx.players:
         if p.alive:
             zone_players.setdefault(p.zone, []).append(p)

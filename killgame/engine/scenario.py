@@ -107,7 +107,7 @@ def build_state(sc: Mapping[str, Any]) -> tuple[State, str]:
     players_raw = _list(sc.get("players"), "players")
     if not players_raw:
         raise ScenarioError("players must not be empty")
-    parsed = []
+    parsed: list[dict[str, Any]] = []
     seen_ids: set[str] = set()
     seen_seats: set[int] = set()
     for i, raw in enumerate(players_raw):

@@ -19,7 +19,8 @@ def team_for(config: Mapping[str, Any], rseat: int, n_players: int) -> int | Non
     """§2.3: team ``((s - 1) mod team_count) + 1``; districts pair seats (1,2), (3,4)…"""
     mode = config["mode"]
     if mode == "teams":
-        return (rseat - 1) % config["team_count"] + 1
+        team: int = (rseat - 1) % config["team_count"] + 1
+        return team
     if mode == "districts":
         return (rseat + 1) // 2
     return None

@@ -110,7 +110,7 @@ class State:
             data = self.config.get("map_data")
             gm = map_from_data(data) if data else get_map(self.map_id)
             object.__setattr__(self, "_gmap", gm)
-        return gm  # type: ignore[no-any-return]
+        return gm
 
     @property
     def closed(self) -> frozenset[str]:
@@ -118,7 +118,7 @@ class State:
         if closed is None:
             closed = self.gmap.closed_set(self.closed_count)
             object.__setattr__(self, "_closed", closed)
-        return closed  # type: ignore[no-any-return]
+        return closed
 
     def _index(self) -> tuple[dict[int, Player], dict[str, Player], dict[str, Monster]]:
         # cached lookups (not a field: equality and dump ignore it)
@@ -127,7 +127,7 @@ class State:
             idx = ({p.seat: p for p in self.players}, {p.pid: p for p in self.players},
                    {m.mid: m for m in self.monsters})
             object.__setattr__(self, "_idx", idx)
-        return idx  # type: ignore[no-any-return]
+        return idx
 
     def player_by_seat(self, seat: int) -> Player | None:
         return self._index()[0].get(seat)
@@ -153,6 +153,28 @@ class MPlayer:
 
     __slots__ = PLAYER_FIELDS + ("worn", "pending", "pending_src", "poison_prev", "has_opp",
                                  "attacked", "shout", "fired_reloading")
+
+    # the fields of Player, mutable here (set from PLAYER_FIELDS in __init__; declared for mypy)
+    seat: int
+    rseat: int
+    pid: PlayerId
+    team: int | None
+    alive: bool
+    zone: str | None
+    energy: int
+    coins: int
+    firearm: str | None
+    knife: str | None
+    items: dict[str, int]
+    options: tuple[str, ...]
+    poison_until: int
+    reload_turn: int
+    approval: int
+    persuasion: int
+    orders: tuple[StoredOrder, ...]
+    checked: bool
+    bought: int
+    died_turn: int
 
     def __init__(self, p: Player) -> None:
         for name, value in zip(PLAYER_FIELDS, _GET_PLAYER(p)):
@@ -190,6 +212,13 @@ class MMonster:
     """Mutable mirror of :class:`Monster`."""
 
     __slots__ = MONSTER_FIELDS + ("pending", "died_now")
+
+    # the fields of Monster, mutable here (declared for mypy)
+    number: int
+    zone: str | None
+    energy: int
+    damage: int
+    alive: bool
 
     def __init__(self, m: Monster) -> None:
         for name in MONSTER_FIELDS:
