@@ -11,7 +11,7 @@ exist, so a view turns it into a 404 and private matches cannot be probed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
 from django.db.models import Q, QuerySet
 
@@ -89,11 +89,14 @@ class DiaryLine:
     phase_id: int | None
 
 
-def _describe(engine, entry: DiaryEntry, viewer: int | None, lang: str) -> str:
+def _describe(engine, entry: DiaryEntry, viewer: int | None, lang: str,
+              names: Mapping[int, str] | None = None) -> str:
     from games.rules import Event
 
     event = Event(kind=entry.kind, data=entry.payload, visible_to=entry.visible_to)
     try:
+        if names is not None:  # an engine that names players (seat number -> name)
+            return engine.describe(event, viewer, lang, names=names)
         return engine.describe(event, viewer, lang)
     except Exception:  # noqa: BLE001 - a broken sentence must not break the page
         return entry.kind
@@ -113,9 +116,11 @@ def diary_rows_for_seat(match: Match, seat_number: int | None, *, since_seq: int
 
 def diary_for_seat(match: Match, seat_number: int | None, *, since_seq: int = 0,
                    until_seq: int | None = None, lang: str = "en",
-                   omniscient: bool = False) -> list[DiaryLine]:
+                   omniscient: bool = False,
+                   names: Mapping[int, str] | None = None) -> list[DiaryLine]:
     """The reader's diary lines after ``since_seq``, each with ``text`` from
-    ``engine.describe`` in ``lang``. ``omniscient`` (the director) reads every row."""
+    ``engine.describe`` in ``lang``. ``omniscient`` (the director) reads every row.
+    ``names`` (seat number -> player name) goes to an engine whose ``describe`` takes it."""
     try:
         engine = get_rules(match.game)
     except UnknownGame:
@@ -127,7 +132,8 @@ def diary_for_seat(match: Match, seat_number: int | None, *, since_seq: int = 0,
     else:
         rows = diary_rows_for_seat(match, seat_number, since_seq=since_seq, until_seq=until_seq)
     return [DiaryLine(seq=r.seq, turn=r.turn, phase_kind=r.phase_kind, kind=r.kind,
-                      text=_describe(engine, r, seat_number, lang) if engine else r.kind,
+                      text=(_describe(engine, r, seat_number, lang, names)
+                            if engine else r.kind),
                       is_public=r.is_public, created_at=r.created_at, phase_id=r.phase_id)
             for r in rows]
 

@@ -19,6 +19,7 @@ from django.urls import reverse
 from games import selectors
 from games.lib import pages as game_pages
 from games.models import CheckIn, Match, Seat
+from sanguosha.engine.describe import ask_question
 from sanguosha.engine.data import (CARD_TYPES, CHARACTERS, IDENTITY_NAMES, RANK_TEXT, SKILL_NAMES,
                                    SUIT_SYMBOL)
 
@@ -126,47 +127,45 @@ def _pick(**order: Any) -> str:
     return json.dumps(order, separators=(",", ":"), ensure_ascii=False)
 
 
-def _seat_label(names: dict[int, str], s: Any) -> str:
-    if s is None:
-        return "nobody"
-    return f"{names.get(s, 'seat')} (seat {s})"
-
-
-def ask_sentence(view: dict[str, Any], names: dict[int, str]) -> str:
-    """The open ask in one public sentence (never who is awaited in a Negate window)."""
+def ask_sentence(view: dict[str, Any], names: dict[int, str], me: int | None = None) -> str:
+    """The open ask in words from the reader's point of view ("demo1's Kill on you: Dodge?");
+    never who is awaited in a Negate window (the ask's info is public)."""
     ask = view.get("ask")
     if not ask:
         return ""
-    info = ask.get("info") or {}
-    kind = ask["kind"]
-    who = _seat_label(names, info.get("seat"))
-    if kind == "choose_character":
-        return (f"{who} chooses the lord's character." if info.get("seat") == 0
-                else "Everyone else chooses a character in secret.")
-    if kind == "play":
-        return f"{_seat_label(names, view.get('current'))} is in the Play phase."
-    if kind == "respond":
-        src = info.get("src")
-        return (f"{who} is asked for {card_name(info.get('name'))}"
-                + (f" ({card_name(info.get('reason'))} from {_seat_label(names, src)})"
-                   if src is not None else "") + ".")
-    if kind == "negate_window":
-        about = card_name(info.get("about"))
-        target = info.get("target")
-        if info.get("against_negate") is not None:
-            return f"A Negate window is open against the Negate on {about}."
-        return (f"A Negate window is open about {about}"
-                + (f" on {_seat_label(names, target)}" if target is not None else "") + ".")
-    if kind == "rescue":
-        return (f"{_seat_label(names, info.get('dying'))} is dying "
-                f"(needs {info.get('need', 1)} Peach(es)).")
-    if kind == "discard":
-        return f"{who} discards {info.get('count')} card(s)."
-    if kind == "invoke":
-        return f"{who} may use {skill_name(info.get('skill'))}."
-    if kind == "choose_card":
-        return f"{who} chooses a card of {_seat_label(names, info.get('owner'))}."
-    return f"{who}: {ASK_TITLES.get(kind, kind)}."
+    lang = "en"
+    return ask_question(ask["kind"], ask.get("info") or {}, me, lang, names)
+
+
+def turn_sentence(view: dict[str, Any], names: dict[int, str], me: int | None) -> str:
+    """Whose turn it is and its turn phase: "Turn 3 · your turn · Play phase"."""
+    cur = view.get("current")
+    if view.get("over") or cur is None or view.get("turn_phase") in (None, "setup"):
+        return "Characters are being chosen." if view.get("turn_phase") == "setup" else ""
+    whose = "your turn" if cur == me else f"{names.get(cur, 'a player')}'s turn"
+    return f"Turn {view.get('turn')} · {whose} · {str(view.get('turn_phase')).capitalize()} phase"
+
+
+def now_sentence(view: dict[str, Any], names: dict[int, str], me: int | None, *,
+                 your_move: bool, answered: bool, running: bool) -> str:
+    """What the reader may do now, in one line."""
+    ask = view.get("ask") or {}
+    if view.get("over") or not ask:
+        return ""
+    if me is None:
+        return "You are watching: only seated players answer."
+    if not running:
+        return "The game is paused: nobody can answer now."
+    if your_move:
+        return "Your move: answer below before the deadline."
+    if answered:
+        return "Your answer is in: waiting for the others."
+    if ask.get("kind") == "negate_window":
+        return "Nothing for you to do now: anyone holding a Negate may answer."
+    others = [names.get(s, "a player") for s in ask.get("awaited") or [] if s != me]
+    if not others:
+        return "Nothing for you to do now."
+    return "Nothing for you to do now: waiting for " + ", ".join(others) + "."
 
 
 def default_sentence(view: dict[str, Any], default: dict[str, Any] | None) -> str:
@@ -364,7 +363,7 @@ def ask_buttons(view: dict[str, Any], names: dict[int, str]) -> list[Button]:
 
 
 def _names(seats: list[Seat]) -> dict[int, str]:
-    return {s.number: (s.user.get_username() if s.user_id else "bot")
+    return {s.number: (s.user.get_username() if s.user_id else f"bot {s.number}")
             for s in seats if s.number is not None}
 
 
@@ -377,6 +376,7 @@ def table_context(request: HttpRequest, match: Match, *, error: str | None = Non
     seat, director = game_pages.viewer_of(request, match)
     finished = match.status == Match.Status.FINISHED
     omniscient = bool(director or finished)
+    invite_url = _invite_url(request, match, seat)  # a forming table's seats have no number yet
     if seat is not None and seat.number is None:
         seat = None
     view: dict[str, Any] | None = None
@@ -390,7 +390,8 @@ def table_context(request: HttpRequest, match: Match, *, error: str | None = Non
     bots = {s.number for s in seat_rows if s.is_bot}
     me = seat.number if seat is not None else None
     lang = "zh" if (getattr(request, "LANGUAGE_CODE", "") or "").startswith("zh") else "en"
-    diary = list(selectors.diary_for_seat(match, me, lang=lang, omniscient=omniscient))
+    diary = list(selectors.diary_for_seat(match, me, lang=lang, omniscient=omniscient,
+                                          names=names))
     diary.reverse()
     ctx: dict[str, Any] = {
         "match": match, "seat": seat, "me": me, "director": director, "finished": finished,
@@ -405,6 +406,7 @@ def table_context(request: HttpRequest, match: Match, *, error: str | None = Non
         "can_start": bool(match.status == Match.Status.FORMING and request.user.is_authenticated
                           and selectors.may_start(match, request.user)),
         "outcome": match.outcome if finished else None,
+        "invite_url": invite_url,
     }
     if view is None:
         return ctx
@@ -419,7 +421,22 @@ def table_context(request: HttpRequest, match: Match, *, error: str | None = Non
     ctx["your_move"] = bool(ctx["buttons"] and not ctx["checked_in"]
                             and match.status == Match.Status.RUNNING
                             and phase is not None and me in (phase.awaited or []))
+    ctx["ask_sentence"] = ask_sentence(view, names, me)
+    ctx["now_text"] = now_sentence(view, names, me, your_move=ctx["your_move"],
+                                   answered=ctx["answered"] is not None,
+                                   running=match.status == Match.Status.RUNNING)
     return ctx
+
+
+def _invite_url(request: HttpRequest, match: Match, seat: Seat | None) -> str | None:
+    """A private table's invite link, for its seated players, its host and the director."""
+    user = request.user
+    if not match.is_private or match.status in (Match.Status.FINISHED, Match.Status.CANCELLED):
+        return None
+    if seat is None and not (user.is_authenticated and (user.is_staff
+                                                         or match.created_by_id == user.pk)):
+        return None
+    return request.build_absolute_uri(reverse("games:match-invite", args=[match.invite_code]))
 
 
 def board_context(view: dict[str, Any], me: int | None, names: dict[int, str], *,
@@ -471,7 +488,8 @@ def board_context(view: dict[str, Any], me: int | None, names: dict[int, str], *
     ctx["processing"] = [c for n in view.get("processing") or [] if (c := _card(view, n))]
     ctx["ask"] = ask or None
     ctx["ask_title"] = ASK_TITLES.get(ask.get("kind", ""), "") if ask else ""
-    ctx["ask_sentence"] = ask_sentence(view, names)
+    ctx["ask_sentence"] = ask_sentence(view, names, me)
+    ctx["turn_text"] = turn_sentence(view, names, me)
     ctx["buttons"] = buttons
     answered = view.get("answered")
     ctx["answered"] = answered
@@ -502,5 +520,5 @@ def board_context(view: dict[str, Any], me: int | None, names: dict[int, str], *
     ctx["selectable"] = bool(buttons) and any(
         '"_c"' in b.value or '"_p"' in b.value or '"_u"' in b.value for b in buttons)
     winners = view.get("winners") or []
-    ctx["winner_names"] = [f"{names.get(w, 'seat')} (seat {w})" for w in winners]
+    ctx["winner_names"] = [names.get(w, f"seat {w}") for w in winners]
     return ctx

@@ -107,7 +107,7 @@ def resolve(state: State, seed: str) -> Resolution:
         answers = dict(st["answers"])
         for s in ask["awaited"]:
             answers.setdefault(str(s), copy_json(ask["defaults"][str(s)]))
-        ctx.emit("ask_closed", {"no": ask["no"], "kind": ask["kind"]})
+        ctx.emit("ask_closed", {"no": ask["no"], "kind": ask["kind"], "info": ask["info"]})
         st["ask"] = None
         st["answers"] = {}
         st["stack"][-1]["ans"] = answers

@@ -203,8 +203,24 @@ def test_describe_in_both_languages():
     res = engine.resolve(st2, "x")
     texts = [engine.describe(e, 0, "en") for e in res.events]
     zh = [engine.describe(e, 0, "zh") for e in res.events]
-    assert any("uses Kill" in t for t in texts)
+    assert any(t.startswith("You use Kill") for t in texts)  # the verb agrees with "you"
+    assert any("uses Kill" in engine.describe(e, 1, "en") for e in res.events)
     assert any("杀" in t for t in zh)
+
+
+def test_describe_names_players_and_puts_asks_into_words():
+    names = {0: "demo1", 1: "demo2"}
+    st = position([seat("lord", hand=[1]), seat("rebel", hand=[34])])
+    res = engine.resolve(engine.submit(st, 0, {"use": 1, "targets": [1]}).state, "x")
+    res = engine.resolve(engine.submit(res.state, 1, {"card": 34}).state, "x")
+    for viewer in (0, 1, None):
+        texts = [engine.describe(e, viewer, "en", names) for e in res.events]
+        assert not any("seat" in t.lower() or "ask" in t.lower() for t in texts), texts
+    to_target = [engine.describe(e, 1, "en", names) for e in res.events]
+    assert "demo1's Kill on you: Dodge? — answered." in to_target
+    assert "You play Dodge ♦2." in to_target
+    assert "demo2 dodges the Kill." in [engine.describe(e, None, "en", names) for e in res.events]
+    assert "demo1的杀指向你：出闪吗？" in engine.describe(res.events[0], 1, "zh", names)
 
 
 def test_describe_covers_every_event_of_random_games():
