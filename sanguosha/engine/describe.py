@@ -9,7 +9,7 @@ Dodge?"), never a seat or ask number. Without ``names`` (scenario tools) a seat 
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from games.rules import Event
 
@@ -19,6 +19,7 @@ from sanguosha.engine.data import (CARD_TYPES, CARDS, CHARACTERS, IDENTITY_NAMES
 SUIT_ZH = {"spade": "黑桃", "heart": "红桃", "club": "梅花", "diamond": "方块"}
 PHASES = {"play": ("Play", "出牌阶段"), "discard": ("Discard", "弃牌阶段")}
 IRREGULAR = {"is": "are", "has": "have", "was": "were"}
+Say = Callable[["_Say", dict[str, Any]], str]
 
 
 class _Say:
@@ -135,7 +136,7 @@ def _ask_negate_en(y: _Say, i: dict[str, Any]) -> str:
     return f"{about}" + (f" on {y.seat(target)}" if target is not None else "") + ": Negate?"
 
 
-_ASK_EN = {
+_ASK_EN: dict[str, Say] = {
     "choose_character": lambda y, i: ("The lord chooses a character." if i.get("seat") == 0
                                       else "Everyone else chooses a character."),
     "play": lambda y, i: f"{y.Of(i.get('seat'))} Play phase: use a card or end it?",
@@ -161,7 +162,7 @@ _ASK_EN = {
                                   + (f" for {y.name(i['why'])}" if i.get("why") else "") + "?",
 }
 
-_ASK_ZH = {
+_ASK_ZH: dict[str, Say] = {
     "choose_character": lambda y, i: "主公选择武将" if i.get("seat") == 0 else "其他角色选择武将",
     "play": lambda y, i: f"{y.of(i.get('seat'))}出牌阶段",
     "respond": _ask_respond_zh,
@@ -225,7 +226,7 @@ def _S(y: _Say, d: dict[str, Any], verb: str, key: str = "seat") -> str:  # noqa
     return f"{y.Seat(d[key])} {y.v(d[key], verb)}"
 
 
-_EN = {
+_EN: dict[str, Say] = {
     "identity": lambda y, d: f"{y.Seat(d['seat'])}: {y.ident(d['identity'])}.",
     "character": lambda y, d: f"{_S(y, d, 'plays')} {y.name(d['character'])}.",
     "characters": lambda y, d: "Characters: " + ", ".join(
@@ -286,7 +287,7 @@ _EN = {
                                "Game over; winners: " + ", ".join(y.seat(s) for s in d["winners"]) + "."),
 }
 
-_ZH = {
+_ZH: dict[str, Say] = {
     "identity": lambda y, d: f"{y.seat(d['seat'])}的身份：{y.ident(d['identity'])}",
     "character": lambda y, d: f"{y.seat(d['seat'])}选择了{y.name(d['character'])}",
     "characters": lambda y, d: "武将：" + "，".join(
