@@ -7,6 +7,8 @@ import os
 from celery import Celery
 from celery.schedules import crontab
 
+from config import liveness
+
 # production by default (as wsgi/asgi): the package import runs this before them
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
 
@@ -16,15 +18,29 @@ app.autodiscover_tasks()
 
 _sweep = float(os.environ.get("CELERY_BEAT_SWEEP_SECONDS", "5"))
 
+
+def _expires(seconds: float) -> dict:
+    """A scheduled task still queued when its next run is due is dropped (workers that were
+    down find one sweep waiting, not hundreds)."""
+    return {"expires": seconds}
+
+
 app.conf.beat_schedule = {
     # every few seconds: close every phase whose deadline passed (the clock of the game)
-    "phases-close-due": {"task": "games.tasks.phases_close_due", "schedule": _sweep},
+    "phases-close-due": {"task": "games.tasks.phases_close_due", "schedule": _sweep,
+                         "options": _expires(_sweep)},
     # every minute (* * * * *): start matches whose start time came, send check-in reminders
-    "matches-start-due": {"task": "games.tasks.matches_start_due", "schedule": crontab()},
-    "seats-send-nags": {"task": "games.tasks.seats_send_nags", "schedule": crontab()},
+    "matches-start-due": {"task": "games.tasks.matches_start_due", "schedule": crontab(),
+                          "options": _expires(55)},
+    "seats-send-nags": {"task": "games.tasks.seats_send_nags", "schedule": crontab(),
+                        "options": _expires(55)},
     # every 30 s: the email outbox sweep (lost sends, expired leases, retries, coalesced)
     "notifications-retry": {"task": "games.tasks.notifications_send_pending",
-                            "schedule": 30.0},
+                            "schedule": 30.0, "options": _expires(30)},
     # hourly (0 * * * *): daily digests go out at 07:00 in each reader's time zone
-    "digests-send": {"task": "games.tasks.digests_send", "schedule": crontab(minute=0)},
+    "digests-send": {"task": "games.tasks.digests_send", "schedule": crontab(minute=0),
+                     "options": _expires(3000)},
 }
+
+# Each worker marks itself alive with its queues in Redis (read by /healthz).
+liveness.install_worker_heartbeat()

@@ -74,6 +74,8 @@ def database_from_url(url: str, *, base_dir: Path) -> dict:
                 "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"}}
     if parts.scheme in {"postgres", "postgresql", "pgsql"}:
         options = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+        # a database that does not answer fails a request in seconds (503), not minutes
+        options.setdefault("connect_timeout", "5")
         return {"ENGINE": "django.db.backends.postgresql",
                 "NAME": unquote(parts.path.lstrip("/")) or "postgres",
                 "USER": unquote(parts.username or ""), "PASSWORD": unquote(parts.password or ""),

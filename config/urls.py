@@ -8,6 +8,8 @@ from django.urls import include, path
 
 from config.health import healthz
 
+handler500 = "config.outage.server_error"  # a database outage is a 503, not a 500
+
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),

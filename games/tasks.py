@@ -17,6 +17,7 @@ from games.services.outbox import notification_send as notification_send_task
 from games.services.outbox import notifications_drain as notifications_drain_task
 from games.services.outbox import notifications_due_count, notifications_send_batch
 from games.services.notifications import seats_send_nags as seats_send_nags_task
+from games.lib.transient import is_transient
 from games.services.phases import PhaseCloseFailed
 from games.services.phases import phase_close as phase_close_task
 from games.services.phases import phases_close_due as phases_close_due_task
@@ -24,23 +25,36 @@ from games.services.phases import phases_close_due as phases_close_due_task
 log = logging.getLogger(__name__)
 
 
-@shared_task(bind=True, acks_late=True)
+# The clock's tasks get short limits (soft, then hard): a stuck close must give the
+# queue back long before the next sweeps pile up. Other tasks use the settings' defaults.
+CLOCK_LIMITS = {"soft_time_limit": 50, "time_limit": 60}
+CLOSE_LIMITS = {"soft_time_limit": 25, "time_limit": 30}
+
+
+@shared_task(bind=True, acks_late=True, **CLOCK_LIMITS)
 def phases_close_due(self) -> int:
     """The deadline sweep (beat, every few seconds)."""
     return phases_close_due_task()
 
 
-@shared_task(bind=True, acks_late=True)
+@shared_task(bind=True, acks_late=True, **CLOSE_LIMITS)
 def phase_close(self, phase_id: int) -> bool:
     """Close one phase if it is due or complete (queued by the check-in that completed
-    it). A failure is already recorded by the service (retry/quarantine): not re-raised."""
+    it). A failure is already recorded by the service (retry/quarantine): not re-raised.
+    A database outage is not the phase's fault: the sweep closes it once the database
+    is back."""
     try:
         return phase_close_task(phase_id=phase_id, require_ready=True)
     except PhaseCloseFailed:
         return False
+    except Exception as exc:
+        if not is_transient(exc):
+            raise
+        log.warning("phase %s not closed now (%r); the sweep will close it", phase_id, exc)
+        return False
 
 
-@shared_task(bind=True, acks_late=True)
+@shared_task(bind=True, acks_late=True, **CLOCK_LIMITS)
 def matches_start_due(self) -> dict:
     return matches_start_due_task()
 

@@ -44,6 +44,8 @@ INSTALLED_APPS += GAME_APPS
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.health.HealthzMiddleware",  # before sessions: the probe ignores cookies
+    "config.outage.DatabaseOutageMiddleware",  # database down: 503 + Retry-After
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -122,9 +124,34 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True  # a killed pool process's task is queued again
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# Three queues, each with its own workers (docker-compose.yml, docs/operations.md): the
+# clock (sweep, phase closes) never waits behind email; everything else is "default".
+CELERY_TASK_DEFAULT_QUEUE = "default"
+CELERY_TASK_ROUTES = {
+    "games.tasks.phases_close_due": {"queue": "clock"},
+    "games.tasks.phase_close": {"queue": "clock"},
+    "games.tasks.matches_start_due": {"queue": "clock"},
+    "games.tasks.notification*": {"queue": "mail"},
+    "games.tasks.digests_send": {"queue": "mail"},
+}
+# Every task has a soft and a hard time limit (these defaults; the clock's tasks set
+# shorter ones in games/tasks.py). An unacknowledged message comes back after the
+# visibility timeout, sized above the longest hard limit: minutes, not an hour.
+CELERY_TASK_SOFT_TIME_LIMIT = 110
+CELERY_TASK_TIME_LIMIT = 120
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300, "socket_connect_timeout": 3}
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # a long Redis outage never ends a worker
 CELERY_BEAT_SWEEP_SECONDS = env_int("CELERY_BEAT_SWEEP_SECONDS", 5)
+# One beat sends at a time: a Redis lock with this time to live (config/beat.py).
+CELERY_BEAT_SCHEDULER = "config.beat:LockedScheduler"
+BEAT_LOCK_TTL_SECONDS = env_int("BEAT_LOCK_TTL_SECONDS", 20)
+# /healthz: the sweep counts as stopped when its last run is older than this.
+HEALTH_SWEEP_MAX_AGE_SECONDS = env_int("HEALTH_SWEEP_MAX_AGE_SECONDS", 60)
+# A database outage answers 503 pages with this Retry-After (config/outage.py).
+OUTAGE_RETRY_AFTER_SECONDS = env_int("OUTAGE_RETRY_AFTER_SECONDS", 30)
 
 # The framework's knobs (issue #2).
 PHASE_CLOSE_MAX_FAILURES = env_int("PHASE_CLOSE_MAX_FAILURES", 3)

@@ -26,6 +26,7 @@ from games import signals
 from games.exceptions import ApplicationError
 from games.lib.oncommit import deferred, enqueue_on_commit
 from games.lib.seeds import phase_seed
+from games.lib.transient import is_database_outage, is_transient
 from games.models import (CheckIn, DiaryEntry, DirectorAction, Match, Order, Phase, Seat,
                           Snapshot, SweepHeartbeat)
 from games.registry import get_rules
@@ -333,6 +334,8 @@ def _close_many(*, phase_ids: list[int], now: datetime, skip_locked: bool,
                 closings.append(_resolve_one(match=match, phase=phase, seats=seats,
                                              acted=acted[phase.pk], now=now))
             except Exception as exc:  # noqa: BLE001 - recorded by the caller, after commit
+                if is_database_outage(exc):
+                    raise  # the database's fault, not the rules': nothing is counted
                 match.state, match.version, match.diary_seq = saved_match
                 phase.closed_at = None
                 failures.append((phase.pk, exc))
@@ -346,11 +349,17 @@ def _close_recording(*, phase_ids: list[int], now: datetime, skip_locked: bool,
     """:func:`_close_many`, then record every failure (retry / quarantine).
 
     A database error in a batch of several is retried phase by phase, so one bad phase
-    cannot hold back the others. Returns (closed ids, failed ids)."""
+    cannot hold back the others. A transient error (the database unreachable, a deadlock,
+    the task's time limit: ``games.lib.transient``) is re-raised and counts toward no
+    phase's quarantine: the next sweep tries again. Returns (closed ids, failed ids)."""
     try:
         closed, failures = _close_many(phase_ids=phase_ids, now=now, skip_locked=skip_locked,
                                        require_ready=require_ready, force=force)
     except Exception as exc:  # noqa: BLE001 - the batch rolled back as a whole
+        if is_transient(exc):
+            log.warning("closing %d phase(s) interrupted (%r); the next sweep retries",
+                        len(phase_ids), exc)
+            raise
         if len(phase_ids) > 1:
             log.warning("batch close of %d phases failed (%r); closing one by one",
                         len(phase_ids), exc)

@@ -238,7 +238,8 @@ class Command(BaseCommand):
         for i in range(opts["workers"]):
             procs.append(subprocess.Popen(
                 [celery, "-A", "config", "worker", "-l", "WARNING", "-n", f"bench{i}@%h",
-                 "--concurrency", str(opts["concurrency"]), "--without-gossip",
+                 "--concurrency", str(opts["concurrency"]), "-Q", "clock,mail,default",
+                 "--without-gossip",
                  "--without-mingle", "--include", "games.lib.devgames"],
                 env=env, cwd=settings.BASE_DIR, start_new_session=True,
                 stdout=subprocess.DEVNULL, stderr=open(Path(self._tmp) / f"worker{i}.log", "w")))
