@@ -19,7 +19,7 @@ urlpatterns = [
         success_url=reverse_lazy("accounts:password_change_done")), name="password_change"),
     path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(),
          name="password_change_done"),
-    path("password/reset/", auth_views.PasswordResetView.as_view(
+    path("password/reset/", views.PasswordResetView.as_view(
         success_url=reverse_lazy("accounts:password_reset_done"),
         email_template_name="registration/password_reset_email.txt",
         subject_template_name="registration/password_reset_subject.txt"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -16,6 +17,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts import throttle
 from accounts.forms import ProfileForm, SignupForm
 from accounts.models import ApiToken, Profile, new_api_key
 
@@ -31,11 +33,35 @@ def _safe_next(request: HttpRequest) -> str | None:
     return None
 
 
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset view, throttled: at most ``THROTTLE_RATES["password_reset_email"]``
+    emails to one address (further requests still answer "check your email", so nothing
+    tells whether the address has an account or was throttled) and a 429 for an address
+    that asks too often."""
+
+    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        wait = throttle.retry_after(request, "password_reset_ip")
+        if wait is not None:
+            return throttle.too_many(request, wait)
+        return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form) -> HttpResponse:
+        email = form.cleaned_data["email"]
+        if throttle.retry_after(self.request, "password_reset_email",
+                                throttle.email_key(email)) is not None:
+            return redirect(self.get_success_url())  # the same answer, no email
+        return super().form_valid(form)
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account and log in at once; then back to ``next`` or the lobby."""
     if request.user.is_authenticated:
         return redirect("games:lobby")
+    if request.method == "POST":
+        wait = throttle.retry_after(request, "signup_ip")
+        if wait is not None:
+            return throttle.too_many(request, wait)
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()

@@ -22,6 +22,7 @@ from django.urls import reverse
 from django.utils.timezone import now as timezone_now
 from django.views.decorators.csrf import csrf_exempt
 
+from accounts import throttle
 from accounts.models import ApiToken
 from games import selectors
 from games.exceptions import ApplicationError
@@ -55,8 +56,14 @@ def _user_from_token(request: HttpRequest) -> tuple[Any, JsonResponse | None]:
     if kind.lower() != "token" or not key:
         return None, error(401, "BAD_AUTH_HEADER",
                            "Use the header 'Authorization: Token <key>'.")
+    wait = throttle.retry_after(request, "api_bad_token_ip", increment=False)
+    if wait is not None:  # too many wrong tokens from here: not even a right one, for now
+        return None, throttle.too_many(request, wait, json=True)
     token = ApiToken.objects.select_related("user").filter(key=key).first()
     if token is None or not token.user.is_active:
+        wait = throttle.retry_after(request, "api_bad_token_ip")
+        if wait is not None:
+            return None, throttle.too_many(request, wait, json=True)
         return None, error(401, "BAD_TOKEN", "This API token is not valid.")
     now = timezone_now()
     if token.last_used_at is None or (now - token.last_used_at).total_seconds() > TOKEN_LAST_USED_GRANULARITY_S:

@@ -20,6 +20,16 @@ def guess_game():
     registry.unregister(guessgame.SLUG)
 
 
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Every test starts with an empty cache: the throttles (logins, resets, signups, API
+    tokens) count there, so a test never inherits another's attempts."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
 @pytest.fixture
 def director(db):
     from tests.factories import make_user

@@ -5,6 +5,7 @@ email. Production sets DATABASE_URL, REDIS_URL, EMAIL_URL, SECRET_KEY, ALLOWED_H
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 from config.env import (database_from_url, dev_secret_key, email_from_url, env_bool, env_int,
@@ -33,6 +34,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
     "accounts",
     "games",
     "players",
@@ -55,6 +57,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "accounts.middleware.UserTimezoneMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a locked-out login into the 429 page
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -90,6 +93,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend",
+                           "django.contrib.auth.backends.ModelBackend"]
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "games:lobby"
 LOGOUT_REDIRECT_URL = "games:lobby"
@@ -189,11 +194,35 @@ SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 
+# Throttling (accounts/throttle.py, docs/security.md). Logins, site and admin: django-axes
+# over the cache, per IP and per account; a lockout lasts the cool-off and is not extended
+# by more failures, so nobody is locked out for good. The rest: django-ratelimit windows.
+AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_CALLABLE = "accounts.throttle.axes_lockout"
+AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
+AXES_VERBOSE = False
+THROTTLE_RATES = {
+    "password_reset_email": "3/h",   # emails to one address
+    "password_reset_ip": "20/h",     # reset requests from one address
+    "signup_ip": "10/h",             # accounts made from one address
+    "api_bad_token_ip": "20/10m",    # wrong API tokens from one address
+}
+RATELIMIT_IP_META_KEY = "accounts.throttle.client_ip"
+# Without REDIS_URL the cache is per process: right for the embedded server (one process,
+# many threads), not for several gunicorn workers (set REDIS_URL there).
+SILENCED_SYSTEM_CHECKS = [] if REDIS_URL else ["axes.W001"]
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {"django.db.backends": {"level": "WARNING"},
+                "axes": {"level": "WARNING"}},  # not every login at INFO
 }
