@@ -44,7 +44,15 @@ EXTEND_RANGE = "Extend by 1 to {max} hours."
 
 
 class PhaseCloseFailed(Exception):
-    """The engine (or the database) failed while closing; the failure was recorded."""
+    """The engine (or the database) failed while closing; the failure was recorded.
+
+    ``error`` is the real exception in one line (``"RuntimeError: boom"``, the last line of
+    the phase's ``last_error``): the cause itself was caught and recorded, not chained.
+    """
+
+    def __init__(self, message: str, *, error: str = "") -> None:
+        super().__init__(message)
+        self.error = error
 
 
 
@@ -402,8 +410,9 @@ def phase_close(*, phase_id: int, now: datetime | None = None, require_ready: bo
                                       require_ready=require_ready, force=force)
     if failed:
         phase = Phase.objects.filter(pk=phase_id).only("last_error").first()
-        raise PhaseCloseFailed(f"Phase {phase_id} failed to close: "
-                               f"{(phase.last_error if phase else '').strip().splitlines()[-1:]}")
+        lines = (phase.last_error if phase else "").strip().splitlines()
+        error = lines[-1] if lines else "unknown error"
+        raise PhaseCloseFailed(f"Phase {phase_id} failed to close: {error}", error=error)
     return bool(closed)
 
 
@@ -564,7 +573,7 @@ def phase_close_now(*, phase: Phase, actor, now: datetime | None = None) -> bool
     try:
         closed = phase_close(phase_id=phase.pk, now=now, force=True)
     except PhaseCloseFailed as exc:
-        raise ApplicationError(f"The rules failed to resolve this phase: {exc.__cause__!r}",
+        raise ApplicationError(f"The rules failed to resolve this phase: {exc.error}",
                                code="RESOLVE_FAILED", status=409) from exc
     if closed and was_quarantined:
         Match.objects.filter(pk=phase.match_id).update(needs_director=False)

@@ -209,6 +209,16 @@ def test_director_close_now_retries_a_quarantined_phase(traveller, director):
     assert match.director_actions.filter(action="close_now").exists()
 
 
+def test_director_close_now_reports_the_real_exception(traveller, director):
+    match = make_match(players=1, config={"crash": True})
+    phase = selectors.current_phase(match)
+    with pytest.raises(ApplicationError) as err:
+        phase_close_now(phase=phase, actor=director)
+    assert err.value.code == "RESOLVE_FAILED"
+    assert err.value.message == ("The rules failed to resolve this phase: "
+                                 "RuntimeError: guessgame configured to crash")
+
+
 def test_notifications_are_rows_in_the_close_transaction(traveller):
     match = make_match(players=2)
     before = Notification.objects.count()
