@@ -129,7 +129,7 @@ class MatchAdmin(admin.ModelAdmin):
 
     def get_fieldsets(self, request, obj=None):
         main = ["game", "name", "config", "min_players", "max_players", "timezone", "schedule",
-                "is_private", "starts_at", "bots_enabled"]
+                "is_private", "starts_at", "bots_enabled", "early_close"]
         if obj is None:
             return [(None, {"fields": main})]
         return [("Director", {"fields": ["director_buttons", "status", "needs_director",

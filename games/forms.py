@@ -112,6 +112,9 @@ class MatchCreateForm(forms.Form):
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
         help_text=_("In your time zone. Leave empty to start by hand."))
     is_private = forms.BooleanField(required=False, label=_("Private (invite link only)"))
+    early_close = forms.BooleanField(
+        required=False, initial=True, label=_("Close a phase early once everyone has checked in"),
+        help_text=_("Off: scheduled phases wait for their deadline."))
     join = forms.BooleanField(required=False, initial=True, label=_("I play in this match"))
 
     def __init__(self, *args: Any, game: registry.GameEntry, **kwargs: Any) -> None:

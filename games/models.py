@@ -56,9 +56,14 @@ class Match(models.Model):
                                      help_text="Start automatically then, if enough joined.")
     bots_enabled = models.BooleanField(default=False,
                                        help_text="Absent players are played by the game's bot.")
+    early_close = models.BooleanField(default=True, help_text=(
+        "Close a scheduled phase as soon as every awaited player has checked in. Off: "
+        "scheduled phases wait for their deadline (turn steps and CHECK mode still advance "
+        "when everyone is done)."))
     state = models.JSONField(null=True, blank=True, editable=False)
-    version = models.PositiveIntegerField(default=0, editable=False,
-                                          help_text="Bumped on every change a page shows.")
+    version = models.PositiveIntegerField(default=0, editable=False, help_text=(
+        "The public version: bumped by what every seat may see (phase open/close, public "
+        "state, status). Seat.version counts what only one seat sees."))
     diary_seq = models.PositiveIntegerField(default=0, editable=False)
     outcome = models.JSONField(null=True, blank=True, editable=False)
     needs_director = models.BooleanField(default=False)
@@ -98,6 +103,9 @@ class Seat(models.Model):
     next_nag_at = models.DateTimeField(null=True, blank=True, db_index=True)
     email_mode = models.CharField(max_length=10, blank=True, default="", help_text=(
         "Phase emails for this match only; empty = the profile's choice."))
+    version = models.PositiveIntegerField(default=0, editable=False, help_text=(
+        "Bumped by what only this seat sees (its own orders and check-in, private events); "
+        "Match.version counts what every seat sees."))
 
     class Meta:
         ordering = ["match", "number", "joined_at"]
@@ -132,13 +140,19 @@ class Phase(models.Model):
     last_error = models.TextField(blank=True)
     quarantined_at = models.DateTimeField(null=True, blank=True)
     reminded_at = models.DateTimeField(null=True, blank=True)
+    ready_at = models.DateTimeField(null=True, blank=True, help_text=(
+        "Set in the transaction of the check-in that completed the awaited set: the sweep "
+        "closes ready phases as well as due ones (the queued close is only a shortcut)."))
 
     class Meta:
         ordering = ["match", "number"]
         constraints = [models.UniqueConstraint(fields=["match", "number"],
                                                name="phase_unique_number")]
         indexes = [models.Index(fields=["deadline_at"], name="phase_open_deadline",
-                                condition=Q(closed_at__isnull=True, quarantined_at__isnull=True))]
+                                condition=Q(closed_at__isnull=True, quarantined_at__isnull=True)),
+                   models.Index(fields=["ready_at"], name="phase_open_ready",
+                                condition=Q(closed_at__isnull=True, quarantined_at__isnull=True,
+                                            ready_at__isnull=False))]
 
     def __str__(self) -> str:
         return f"{self.match_id} phase {self.number} ({self.kind})"

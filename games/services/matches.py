@@ -54,7 +54,7 @@ def match_create(*, game: str, name: str, created_by=None, config: Mapping[str, 
                  min_players: int | None = None, max_players: int | None = None,
                  timezone: str | None = None, schedule: Mapping[str, Any] | None = None,
                  is_private: bool = False, starts_at: datetime | None = None,
-                 bots_enabled: bool = False) -> Match:
+                 bots_enabled: bool = False, early_close: bool = True) -> Match:
     """A forming match; the config is the engine's ``validate_config`` output (defaults
     filled in). Refusals name the field."""
     try:
@@ -101,7 +101,7 @@ def match_create(*, game: str, name: str, created_by=None, config: Mapping[str, 
     return Match.objects.create(
         game=entry.slug, name=name[:100], created_by=created_by, config=full_config,
         min_players=low, max_players=high, schedule=full_schedule, is_private=is_private,
-        starts_at=starts_at, bots_enabled=bots_enabled, **kwargs)
+        starts_at=starts_at, bots_enabled=bots_enabled, early_close=early_close, **kwargs)
 
 
 def match_join(*, match: Match, user, invite_code: str | None = None) -> Seat:

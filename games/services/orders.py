@@ -16,9 +16,8 @@ from games.models import CheckIn, Match, Order, Seat
 from games.registry import get_rules
 from games.rules import IllegalOrder, InvalidOrder, RulesError
 from games.services.diary import diary_append
-from games.lib.oncommit import enqueue_on_commit
 from games.services.seats import (NOT_AWAITED, checkin_locked, phase_all_checked_in,
-                                  require_open_phase, require_seat)
+                                  phase_mark_ready, require_open_phase, require_seat)
 
 ORDER_NOT_OBJECT = "An order must be a JSON object."
 ALREADY_CHECKED = "You already checked in: your orders are locked for this phase."
@@ -89,7 +88,7 @@ def _narrow_awaited(*, engine: Any, state: Any, phase: Any) -> None:
         phase.awaited = sorted(narrowed)
         phase.save(update_fields=["awaited"])
         if phase_all_checked_in(phase):
-            enqueue_on_commit("phase_close", phase.pk)
+            phase_mark_ready(phase)
 
 
 def order_validate(*, match: Match, seat: Seat, payload: Any) -> None:

@@ -24,7 +24,7 @@ from django.utils.timezone import now as timezone_now
 
 from games import signals
 from games.exceptions import ApplicationError
-from games.lib.oncommit import deferred, enqueue_on_commit
+from games.lib.oncommit import deferred
 from games.lib.seeds import phase_seed
 from games.lib.transient import is_database_outage, is_transient
 from games.models import (CheckIn, DiaryEntry, DirectorAction, Match, Order, Phase, Seat,
@@ -34,7 +34,7 @@ from games.rules import RulesError
 from games.selectors import phase_all_checked_in
 from games.services import notifications
 from games.services.diary import diary_rows
-from games.services.schedule import deadline_for
+from games.services.schedule import TIMING_SCHEDULE, deadline_for
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +69,18 @@ def _build_phase(*, match: Match, engine, state, now: datetime, number: int) -> 
         seed=phase_seed(match.seed, number), opens_at=now,
         deadline_at=deadline_for(schedule=match.schedule, timezone_name=match.timezone,
                                  kind=spec.kind, timing=spec.timing, now=now),
-        awaited=sorted(spec.awaited), close_when_all_checked_in=spec.close_when_all_checked_in,
+        awaited=sorted(spec.awaited),
+        close_when_all_checked_in=early_close(match, spec.close_when_all_checked_in, spec.timing),
         checkin_final=spec.checkin_final, default_text=(spec.default_text or "")[:300])
+
+
+def early_close(match: Match, engine_says: bool, timing: str) -> bool:
+    """Whether a phase closes once every awaited seat is in: the engine's word, except that
+    the director may turn it off (``Match.early_close``) for phases timed by the match
+    schedule; turn steps, CHECK mode and untimed phases are game flow and keep it."""
+    if timing == TIMING_SCHEDULE and not match.early_close:
+        return False
+    return engine_says
 
 
 def _opened(phases: list[Phase], seats_by_match: dict[int, list[Seat]]) -> None:
@@ -82,7 +92,7 @@ def _opened(phases: list[Phase], seats_by_match: dict[int, list[Seat]]) -> None:
         changed += notifications.nag_times(phase, seats)
         if phase.close_when_all_checked_in and phase_all_checked_in(phase, seats=seats,
                                                                      fresh=True):
-            enqueue_on_commit("phase_close", phase.pk)
+            phase_mark_ready(phase, now=phase.opens_at)
     if changed:
         Seat.objects.bulk_update(changed, ["next_nag_at"])
 
@@ -336,6 +346,8 @@ def _close_many(*, phase_ids: list[int], now: datetime, skip_locked: bool,
                               or match.status != Match.Status.RUNNING):
                 continue
             if require_ready and not _is_ready(phase, now, seats):
+                if phase.ready_at is not None:  # no longer complete (a seat came back)
+                    Phase.objects.filter(pk=phase.pk).update(ready_at=None)
                 continue
             saved_match = (match.state, match.version, match.diary_seq)
             try:
@@ -417,10 +429,15 @@ def phase_close(*, phase_id: int, now: datetime | None = None, require_ready: bo
 
 
 def _due_candidates(now: datetime, limit: int) -> list[int]:
-    return list(Phase.objects.filter(
-        closed_at__isnull=True, quarantined_at__isnull=True, deadline_at__lte=now,
-        match__status=Match.Status.RUNNING,
-    ).order_by("deadline_at", "id").values_list("pk", flat=True)[:limit])
+    """Phases to close: ready ones first (every awaited seat checked in, ``ready_at``),
+    then due ones in deadline order; each list through its own partial index."""
+    open_running = Phase.objects.filter(closed_at__isnull=True, quarantined_at__isnull=True,
+                                        match__status=Match.Status.RUNNING)
+    ready = list(open_running.filter(ready_at__isnull=False).order_by("ready_at", "id")
+                 .values_list("pk", flat=True)[:limit])
+    due = list(open_running.filter(deadline_at__lte=now).exclude(pk__in=ready)
+               .order_by("deadline_at", "id").values_list("pk", flat=True)[:limit - len(ready)])
+    return ready + due
 
 
 def try_close_one_due_phase(*, now: datetime | None = None) -> bool:

@@ -33,6 +33,18 @@ STALE_PHASE = "The phase has changed since you loaded the page; reload and try a
 PHASE_QUARANTINED = "This phase is waiting for the director."
 
 
+def phase_mark_ready(phase: Phase, *, now: datetime | None = None) -> None:
+    """Record in the caller's transaction that ``phase`` may close early (every awaited
+    seat is in): the sweep closes ready phases as well as due ones, so the early close
+    survives a lost broker message; the queued close after commit is only a shortcut."""
+    now = now or timezone_now()
+    Phase.objects.filter(pk=phase.pk, ready_at__isnull=True).update(ready_at=now)
+    phase.ready_at = phase.ready_at or now
+    # The close runs in its own transaction after ours commits; it re-checks readiness
+    # under its lock, so a racing sweep or withdraw is harmless.
+    enqueue_on_commit("phase_close", phase.pk)
+
+
 def require_open_phase(match: Match, phase_id: int | None) -> Phase:
     """The locked match's open phase, or the precise refusal (used by orders and check-in)."""
     if match.status == Match.Status.PAUSED:
@@ -70,9 +82,7 @@ def checkin_locked(*, match: Match, phase: Phase, seat: Seat, now: datetime) -> 
         match.version += 1
         match.save(update_fields=["version"])
         if phase.close_when_all_checked_in and phase_all_checked_in(phase):
-            # The close runs in its own transaction after ours commits; it re-checks
-            # readiness under its lock, so a racing sweep or withdraw is harmless.
-            enqueue_on_commit("phase_close", phase.pk)
+            phase_mark_ready(phase, now=now)
     return checkin
 
 
@@ -100,6 +110,7 @@ def seat_checkin_withdraw(*, match: Match, seat: Seat, phase_id: int | None = No
         deleted, _ = CheckIn.objects.filter(phase=phase, seat=fresh).delete()
         if not deleted:
             raise ApplicationError(NOT_CHECKED_IN, code="NOT_CHECKED_IN", status=409)
+        Phase.objects.filter(pk=phase.pk).update(ready_at=None)  # no longer complete
         locked.version += 1
         locked.save(update_fields=["version"])
         seat_nags_schedule(phase=phase)
@@ -110,7 +121,7 @@ def _close_if_complete(match: Match) -> None:
     phase = Phase.objects.filter(match=match, closed_at__isnull=True).first()
     if (phase is not None and match.status == Match.Status.RUNNING
             and phase.close_when_all_checked_in and phase_all_checked_in(phase)):
-        enqueue_on_commit("phase_close", phase.pk)
+        phase_mark_ready(phase)
 
 
 def seat_replace(*, seat: Seat, user=None, bot: bool = False, actor) -> Seat:

@@ -52,7 +52,9 @@ def setup(config: Mapping[str, Any], seats: Sequence[int], seed: str) -> State:
 
 
 def current_phase(state: State) -> PhaseSpec | None:
-    """The open phase: ``tactical`` or ``action``; awaited = living players' seats."""
+    """The open phase: ``tactical`` or ``action``; awaited = living players' seats. It
+    closes at its deadline or once every living player checked in, in both schedule modes
+    (in CHECK mode a check-in is final)."""
     if state.over:
         return None
     check = bool(state.config["check_enabled"])
@@ -62,7 +64,7 @@ def current_phase(state: State) -> PhaseSpec | None:
             "You get the default backpack and start in the default start zone.")
     return PhaseSpec(kind=state.phase, awaited=awaited,
                      timing="check" if check else "schedule",
-                     close_when_all_checked_in=check, checkin_final=check,
+                     close_when_all_checked_in=True, checkin_final=check,
                      turn=state.turn, default_text=text)
 
 

@@ -69,7 +69,9 @@ def test_check_mode_phase_spec():
     assert spec.close_when_all_checked_in and spec.checkin_final
     assert spec.awaited == {0, 1, 2}
     plain = engine.current_phase(engine.setup({}, [0, 1], "c"))
-    assert plain.timing == "schedule" and not plain.close_when_all_checked_in
+    # scheduled mode closes early too once every living player checked in (issue 10)
+    assert plain.timing == "schedule" and plain.close_when_all_checked_in
+    assert not plain.checkin_final
     assert engine.default_orders(s, 0) == []
 
 
