@@ -18,7 +18,9 @@ class ProfileAdmin(admin.ModelAdmin):
 
 @admin.register(ApiToken)
 class ApiTokenAdmin(admin.ModelAdmin):
-    list_display = ("user", "created_at", "last_used_at")
-    search_fields = ("user__username",)
+    list_display = ("name", "user", "scope", "prefix", "created_at", "expires_at",
+                    "last_used_at", "revoked_at")
+    list_filter = ("scope",)
+    search_fields = ("user__username", "name", "prefix")
     raw_id_fields = ("user",)
-    readonly_fields = ("key", "created_at", "last_used_at")
+    readonly_fields = ("prefix", "created_at", "last_used_at")

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import Profile
+from accounts.models import ApiToken, Profile
 
 MAX_REMINDER_HOURS = 72
 
@@ -72,3 +72,26 @@ class ProfileForm(forms.ModelForm):
         self.fields["email_mode"].choices = [
             (value, EMAIL_MODE_LABELS.get(value, label))
             for value, label in self.fields["email_mode"].choices]
+
+
+class ApiTokenForm(forms.Form):
+    """A new API token: a name to recognise it by, a scope and a lifetime."""
+
+    EXPIRY_CHOICES = [(7, _("7 days")), (30, _("30 days")), (90, _("90 days")),
+                      (365, _("1 year"))]
+
+    name = forms.CharField(max_length=100, label=_("Name"),
+                           help_text=_("What uses it, e.g. “my bot”."))
+    scope = forms.ChoiceField(choices=ApiToken.Scope.choices, initial=ApiToken.Scope.READ,
+                              label=_("Scope"), widget=forms.RadioSelect)
+    days = forms.TypedChoiceField(choices=EXPIRY_CHOICES, coerce=int, initial=90,
+                                  label=_("Expires after"))
+
+    def save(self, *, user) -> ApiToken:
+        from datetime import timedelta
+
+        from django.utils.timezone import now
+
+        data = self.cleaned_data
+        return ApiToken.objects.create(user=user, name=data["name"], scope=data["scope"],
+                                       expires_at=now() + timedelta(days=data["days"]))

@@ -33,23 +33,75 @@ class Profile(models.Model):
         return f"profile of {self.user}"
 
 
+API_KEY_PREFIX = "pbw_"
+API_TOKEN_DEFAULT_DAYS = 90
+
+
 def new_api_key() -> str:
+    """A fresh raw key: ``pbw_`` and 40 random URL-safe characters (240 bits)."""
     import secrets
 
-    return secrets.token_urlsafe(30)
+    return API_KEY_PREFIX + secrets.token_urlsafe(30)
+
+
+def hash_api_key(raw: str) -> str:
+    """What is stored and looked up: SHA-256 of the raw key (the key has 240 random bits,
+    so a fast hash is enough; nobody can guess a preimage)."""
+    import hashlib
+
+    return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def default_token_expiry():
+    from datetime import timedelta
+
+    from django.utils.timezone import now
+
+    return now() + timedelta(days=API_TOKEN_DEFAULT_DAYS)
 
 
 class ApiToken(models.Model):
-    """A per-user key for scripts: ``Authorization: Token <key>`` on the JSON API.
+    """A key for scripts: ``Authorization: Token <key>`` on the JSON API.
 
-    One token per user; regenerating replaces the key (the old one stops working at once).
+    Stored hashed (``key_hash``): the raw key exists only on the instance that made it
+    (``token.key``), shown once on the profile page. A user may have several, each named,
+    scoped (read, or play: orders and check-ins too), expiring and revocable.
     """
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                                related_name="api_token")
-    key = models.CharField(max_length=64, unique=True, default=new_api_key)
+    class Scope(models.TextChoices):
+        READ = "read", "Read: my matches, views and diaries"
+        PLAY = "play", "Play: also submit orders and check in"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="api_tokens")
+    name = models.CharField(max_length=100, default="API token")
+    scope = models.CharField(max_length=8, choices=Scope.choices, default=Scope.PLAY)
+    prefix = models.CharField(max_length=16, editable=False, default="",
+                              help_text="The key's first characters, to tell tokens apart.")
+    key_hash = models.CharField(max_length=64, unique=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(default=default_token_expiry)
     last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    key: str | None = None  # the raw key, only on the instance that made it
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def save(self, *args, **kwargs) -> None:
+        if not self.key_hash:
+            self.key = new_api_key()
+            self.key_hash = hash_api_key(self.key)
+            self.prefix = self.key[:len(API_KEY_PREFIX) + 4]
+        super().save(*args, **kwargs)
+
+    def is_usable(self, now) -> bool:
+        return self.revoked_at is None and self.expires_at > now
+
+    def allows(self, method: str) -> bool:
+        """Read tokens may only read (GET/HEAD/OPTIONS)."""
+        return self.scope == self.Scope.PLAY or method in ("GET", "HEAD", "OPTIONS")
 
     def __str__(self) -> str:
-        return f"API token of {self.user}"
+        return f"API token {self.name!r} of {self.user} ({self.prefix}…)"

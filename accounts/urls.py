@@ -32,5 +32,7 @@ urlpatterns = [
     path("password/reset/done/", auth_views.PasswordResetCompleteView.as_view(),
          name="password_reset_complete"),
     path("profile/", views.profile, name="profile"),
-    path("profile/token/", views.api_token_regenerate, name="api-token-regenerate"),
+    path("profile/token/", views.api_token_create, name="api-token-create"),
+    path("profile/token/<int:token_id>/revoke/", views.api_token_revoke,
+         name="api-token-revoke"),
 ]

@@ -1,4 +1,4 @@
-"""Account pages: sign up, the profile (preferences and API token).
+"""Account pages: sign up, the profile (preferences and API tokens).
 
 Log in/out and password reset are Django's own views (accounts/urls.py); this module
 holds only what Django does not ship. The email unsubscribe page belongs to the framework
@@ -11,18 +11,21 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.timezone import now as timezone_now
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import throttle
-from accounts.forms import ProfileForm, SignupForm
-from accounts.models import ApiToken, Profile, new_api_key
+from accounts.forms import ApiTokenForm, ProfileForm, SignupForm
+from accounts.models import ApiToken, Profile
 
 PROFILE_SAVED = _("Your preferences are saved.")
-TOKEN_REGENERATED = _("A new API token was made; the old one no longer works.")
+TOKEN_REVOKED = _("The token {name!r} is revoked: it no longer works.")
+TOO_MANY_TOKENS = _("You have 10 tokens already; revoke one first.")
+MAX_TOKENS = 10
 
 
 def _safe_next(request: HttpRequest) -> str | None:
@@ -73,30 +76,55 @@ def signup(request: HttpRequest) -> HttpResponse:
                   {"form": form, "next": _safe_next(request) or ""}, status=status)
 
 
+def _profile_page(request: HttpRequest, *, form: ProfileForm | None = None,
+                  token_form: ApiTokenForm | None = None, new_token: ApiToken | None = None,
+                  status: int = 200) -> HttpResponse:
+    prof, _ = Profile.objects.get_or_create(user=request.user)
+    tokens = ApiToken.objects.filter(user=request.user, revoked_at__isnull=True)
+    response = render(request, "accounts/profile.html", {
+        "form": form or ProfileForm(instance=prof), "token_form": token_form or ApiTokenForm(),
+        "tokens": tokens, "new_token": new_token, "now": timezone_now()}, status=status)
+    if new_token is not None:  # the raw key is on this page only: keep it out of caches
+        response["Cache-Control"] = "no-store"
+    return response
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
-    """Time zone, language, email preferences; the API token for scripts."""
+    """Time zone, language, email preferences; the API tokens for scripts."""
     prof, _ = Profile.objects.get_or_create(user=request.user)
     form = ProfileForm(request.POST or None, instance=prof)
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(request, PROFILE_SAVED)
         return redirect("accounts:profile")
-    token = ApiToken.objects.filter(user=request.user).first()
-    status = 400 if request.method == "POST" else 200
-    return render(request, "accounts/profile.html", {"form": form, "token": token},
-                  status=status)
+    return _profile_page(request, form=form, status=400 if request.method == "POST" else 200)
 
 
 @login_required
 @require_POST
-def api_token_regenerate(request: HttpRequest) -> HttpResponse:
-    """Make (or replace) the user's API token."""
-    token, created = ApiToken.objects.get_or_create(user=request.user)
-    if not created:
-        token.key = new_api_key()
-        token.last_used_at = None
-        token.save(update_fields=["key", "last_used_at"])
-    messages.success(request, TOKEN_REGENERATED)
+def api_token_create(request: HttpRequest) -> HttpResponse:
+    """Make a named, scoped, expiring token; its key is shown on this answer only."""
+    token_form = ApiTokenForm(request.POST)
+    if not token_form.is_valid():
+        return _profile_page(request, token_form=token_form, status=400)
+    if ApiToken.objects.filter(user=request.user, revoked_at__isnull=True).count() >= MAX_TOKENS:
+        token_form.add_error(None, TOO_MANY_TOKENS)
+        return _profile_page(request, token_form=token_form, status=400)
+    token = token_form.save(user=request.user)
+    return _profile_page(request, new_token=token)
+
+
+@login_required
+@require_POST
+def api_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    """Revoke one of my tokens: it stops working at once."""
+    token = ApiToken.objects.filter(pk=token_id, user=request.user,
+                                    revoked_at__isnull=True).first()
+    if token is None:
+        raise Http404("No such token.")
+    token.revoked_at = timezone_now()
+    token.save(update_fields=["revoked_at"])
+    messages.success(request, TOKEN_REVOKED.format(name=token.name))
     return redirect("accounts:profile")

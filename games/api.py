@@ -2,11 +2,11 @@
 diary since a sequence number, submit an order, check in, withdraw a check-in.
 
 Authentication: the browser session (unsafe methods then need the CSRF token, as on the
-pages) or ``Authorization: Token <key>`` (``accounts.ApiToken``; no CSRF: no cookie is
-involved). Permissions are the pages' (``games.lib.pages.can_view``). Every answer is
-``{"ok": true, ...}`` or ``{"ok": false, "error": {"code", "message", "field",
-"details"}}`` with a 4xx status; answers are built only from the player view and the
-seat's diary rows.
+pages) or ``Authorization: Token <key>`` (``accounts.ApiToken``, looked up by its SHA-256;
+no CSRF: no cookie is involved; a ``read`` token may only GET). Permissions are the pages'
+(``games.lib.pages.can_view``). Every answer is ``{"ok": true, ...}`` or ``{"ok": false,
+"error": {"code", "message", "field", "details"}}`` with a 4xx status; answers are built
+only from the player view and the seat's diary rows.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from django.utils.timezone import now as timezone_now
 from django.views.decorators.csrf import csrf_exempt
 
 from accounts import throttle
-from accounts.models import ApiToken
+from accounts.models import ApiToken, hash_api_key
 from games import selectors
 from games.exceptions import ApplicationError
 from games.forms import parse_int
@@ -34,6 +34,7 @@ from games.services.seats import seat_checkin, seat_checkin_withdraw, seat_is_ch
 
 MAX_BODY_BYTES = 64 * 1024
 TOKEN_LAST_USED_GRANULARITY_S = 60
+MAX_TOKEN_CHARS = 200
 
 
 def error(status: int, code: str, message: str, *, field: str | None = None,
@@ -59,15 +60,20 @@ def _user_from_token(request: HttpRequest) -> tuple[Any, JsonResponse | None]:
     wait = throttle.retry_after(request, "api_bad_token_ip", increment=False)
     if wait is not None:  # too many wrong tokens from here: not even a right one, for now
         return None, throttle.too_many(request, wait, json=True)
-    token = ApiToken.objects.select_related("user").filter(key=key).first()
-    if token is None or not token.user.is_active:
+    now = timezone_now()
+    token = (ApiToken.objects.select_related("user")
+             .filter(key_hash=hash_api_key(key[:MAX_TOKEN_CHARS])).first())
+    if token is None or not token.is_usable(now) or not token.user.is_active:
         wait = throttle.retry_after(request, "api_bad_token_ip")
         if wait is not None:
             return None, throttle.too_many(request, wait, json=True)
-        return None, error(401, "BAD_TOKEN", "This API token is not valid.")
-    now = timezone_now()
+        return None, error(401, "BAD_TOKEN", "This API token is not valid (wrong, expired "
+                                             "or revoked).")
     if token.last_used_at is None or (now - token.last_used_at).total_seconds() > TOKEN_LAST_USED_GRANULARITY_S:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+    if not token.allows(request.method or ""):
+        return None, error(403, "TOKEN_SCOPE", f"This token may only read (scope "
+                                               f"{token.scope!r}); make a 'play' token to act.")
     return token.user, None
 
 

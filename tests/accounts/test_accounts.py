@@ -118,18 +118,20 @@ def test_profile_refuses_bad_values(player, player_client, over, field):
     assert Profile.objects.get(user=player).timezone == "UTC"
 
 
-def test_api_token_shown_and_regenerated(player, player_client):
+def test_api_token_shown_once_then_revoked(player, player_client):
+    """(tests/security/test_api_tokens.py has the rest: hashing, scopes, expiry.)"""
     assert "You have no token yet" in page_text(player_client.get(reverse("accounts:profile")))
-    player_client.post(reverse("accounts:api-token-regenerate"))
-    first = ApiToken.objects.get(user=player).key
-    assert first in player_client.get(reverse("accounts:profile")).content.decode()
-    player_client.post(reverse("accounts:api-token-regenerate"))
-    second = ApiToken.objects.get(user=player).key
-    assert second != first
-    old = Client(HTTP_AUTHORIZATION=f"Token {first}")
-    assert old.get(reverse("games:api-matches")).status_code == 401
-    new = Client(HTTP_AUTHORIZATION=f"Token {second}")
-    assert new.get(reverse("games:api-matches")).status_code == 200
+    made = player_client.post(reverse("accounts:api-token-create"),
+                              {"name": "bot", "scope": "play", "days": 30})
+    key = re.search(r'id="api-key"[^>]*value="([^"]+)"', made.content.decode()).group(1)
+    assert made.status_code == 200 and made["Cache-Control"] == "no-store"
+    assert key not in player_client.get(reverse("accounts:profile")).content.decode()
+    assert Client(HTTP_AUTHORIZATION=f"Token {key}").get(
+        reverse("games:api-matches")).status_code == 200
+    token = ApiToken.objects.get(user=player)
+    player_client.post(reverse("accounts:api-token-revoke", args=[token.pk]))
+    assert Client(HTTP_AUTHORIZATION=f"Token {key}").get(
+        reverse("games:api-matches")).status_code == 401
 
 
 def test_unsubscribe_get_confirms_post_applies_without_session(player):
