@@ -10,9 +10,11 @@ exist, so a view turns it into a 404 and private matches cannot be probed.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from django.core.cache import cache
 from django.db.models import Q, QuerySet
 
 from games.models import CheckIn, DiaryEntry, Match, Phase, Seat
@@ -89,6 +91,11 @@ class DiaryLine:
     phase_id: int | None
 
 
+#: bump when ``describe`` changes its sentences: cached lines of the old wording expire
+DIARY_TEXT_CACHE_VERSION = 1
+DIARY_TEXT_TTL = 24 * 3600
+
+
 def _describe(engine, entry: DiaryEntry, viewer: int | None, lang: str,
               names: Mapping[int, str] | None = None) -> str:
     from games.rules import Event
@@ -100,6 +107,45 @@ def _describe(engine, entry: DiaryEntry, viewer: int | None, lang: str,
         return engine.describe(event, viewer, lang)
     except Exception:  # noqa: BLE001 - a broken sentence must not break the page
         return entry.kind
+
+
+def _names_tag(names: Mapping[int, str] | None) -> str:
+    """A short stable digest of the names a sentence may contain (a replaced player's
+    new name makes new keys, so no line keeps the old name)."""
+    if names is None:
+        return "-"
+    raw = "\x1f".join(f"{k}={v}" for k, v in sorted(names.items()))
+    return hashlib.blake2b(raw.encode(), digest_size=6).hexdigest()
+
+
+def described(engine, match: Match, rows: list[DiaryEntry], viewer: int | None,
+              lang: str, names: Mapping[int, str] | None = None) -> list[str]:
+    """``engine.describe`` of each row for ``viewer`` in ``lang``, cached per (entry,
+    viewer, language, names): rows are never updated (STYLE.md §20), so a sentence once
+    written stays true, and a page load reads them back in one cache round trip instead
+    of describing every row again. Which rows a reader gets is decided before (by the
+    query), so a cached line never reaches a reader who may not read its row."""
+    if engine is None:
+        return [r.kind for r in rows]
+    prefix = f"diary:{match.pk}:{'-' if viewer is None else viewer}:{lang}:{_names_tag(names)}:"
+    keys = [f"{prefix}{r.seq}" for r in rows]
+    try:
+        known = cache.get_many(keys, version=DIARY_TEXT_CACHE_VERSION) if keys else {}
+    except Exception:  # noqa: BLE001 - the cache is an accelerator, never a dependency
+        known = {}
+    missing = {}
+    out = []
+    for key, row in zip(keys, rows):
+        text = known.get(key)
+        if text is None:
+            text = missing[key] = _describe(engine, row, viewer, lang, names)
+        out.append(text)
+    if missing:
+        try:
+            cache.set_many(missing, timeout=DIARY_TEXT_TTL, version=DIARY_TEXT_CACHE_VERSION)
+        except Exception:  # noqa: BLE001
+            pass
+    return out
 
 
 def diary_rows_for_seat(match: Match, seat_number: int | None, *, since_seq: int = 0,
@@ -116,11 +162,13 @@ def diary_rows_for_seat(match: Match, seat_number: int | None, *, since_seq: int
 
 def diary_for_seat(match: Match, seat_number: int | None, *, since_seq: int = 0,
                    until_seq: int | None = None, lang: str = "en",
-                   omniscient: bool = False,
-                   names: Mapping[int, str] | None = None) -> list[DiaryLine]:
+                   omniscient: bool = False, names: Mapping[int, str] | None = None,
+                   turns: Q | None = None) -> list[DiaryLine]:
     """The reader's diary lines after ``since_seq``, each with ``text`` from
-    ``engine.describe`` in ``lang``. ``omniscient`` (the director) reads every row.
-    ``names`` (seat number -> player name) goes to an engine whose ``describe`` takes it."""
+    ``engine.describe`` in ``lang`` (cached, :func:`described`). ``omniscient`` (the
+    director) reads every row. ``names`` (seat number -> player name) goes to an engine
+    whose ``describe`` takes it. ``turns`` (a ``Q`` on ``turn``) keeps only those turns:
+    a page loads the latest turn, not the whole match."""
     try:
         engine = get_rules(match.game)
     except UnknownGame:
@@ -131,11 +179,14 @@ def diary_for_seat(match: Match, seat_number: int | None, *, since_seq: int = 0,
             rows = rows.filter(seq__lte=until_seq)
     else:
         rows = diary_rows_for_seat(match, seat_number, since_seq=since_seq, until_seq=until_seq)
+    if turns is not None:
+        rows = rows.filter(turns)
+    rows = list(rows)
+    texts = described(engine, match, rows, seat_number, lang, names)
     return [DiaryLine(seq=r.seq, turn=r.turn, phase_kind=r.phase_kind, kind=r.kind,
-                      text=(_describe(engine, r, seat_number, lang, names)
-                            if engine else r.kind),
-                      is_public=r.is_public, created_at=r.created_at, phase_id=r.phase_id)
-            for r in rows]
+                      text=text, is_public=r.is_public, created_at=r.created_at,
+                      phase_id=r.phase_id)
+            for r, text in zip(rows, texts)]
 
 
 # --- checked in: THE predicate (issue #2 §5) ----------------------------------------------
@@ -175,11 +226,14 @@ def phase_all_checked_in(phase: Phase, *, seats: list[Seat] | None = None,
     return all(n in done for n in phase.awaited)
 
 
-def checkin_counts(phase: Phase) -> tuple[int, int]:
+def checkin_counts(phase: Phase, *, seats: list[Seat] | None = None) -> tuple[int, int]:
     """(checked in, seats) for the phase: every seated seat counts, and a seat with nothing
-    to do counts as checked in (``seat_is_checked_in``)."""
-    total = Seat.objects.filter(match_id=phase.match_id, number__isnull=False).count()
-    return len(checked_in_numbers(phase)), total
+    to do counts as checked in (``seat_is_checked_in``). ``seats``: the match's seats the
+    caller already loaded (removed ones included), so the page does not load them twice."""
+    if seats is None:
+        seats = list(Seat.objects.filter(match_id=phase.match_id, number__isnull=False))
+    numbered = [s for s in seats if s.number is not None]
+    return len(checked_in_numbers(phase, seats=numbered)), len(numbered)
 
 
 def phase_history(match: Match) -> QuerySet[Phase]:

@@ -13,6 +13,7 @@ urlpatterns = [
     path("m/new/<slug:slug>/", views.match_create_view, name="match-create-game"),
     path("m/<int:match_id>/", views.match_detail, name="match-detail"),
     path("m/<int:match_id>/poll/", views.match_poll, name="match-poll"),
+    path("m/<int:match_id>/diary/", views.match_diary, name="match-diary"),
     path("m/<int:match_id>/join/", views.match_join_view, name="match-join"),
     path("m/<int:match_id>/leave/", views.match_leave_view, name="match-leave"),
     path("m/<int:match_id>/start/", views.match_start_view, name="match-start"),

@@ -42,6 +42,7 @@ CREATED = _("The match is created.")
 NOT_ALLOWED_TO_START = _("Only the match's creator or the director can start it.")
 UNKNOWN_GAME = _("There is no game called {slug!r}.")
 GAME_NOT_INSTALLED = _("The game {slug!r} is not installed on this server; nothing can be played now.")
+BAD_TURN = _("turn must be a whole number, 0 or more.")
 DAMAGED_FORM = _("This form is damaged ({name} is not a number); reload the page and try again.")
 
 
@@ -265,6 +266,24 @@ def match_poll(request: HttpRequest, match_id: int) -> HttpResponse:
     ctx["swap_order_form"] = ((phase.pk if phase else None) != seen_phase
                               or ctx["can_order"] != seen_can_order)
     return render(request, "games/fragments/poll.html", ctx)
+
+
+@login_required
+@require_GET
+def match_diary(request: HttpRequest, match_id: int) -> HttpResponse:
+    """``?turn=<n>[&part=<name>]``: one older turn of the reader's diary, loaded on demand
+    (the match page opens only the latest turn). htmx gets the fragment (the game's
+    ``diary_turn_template``, or the generic one); a plain GET goes to the match page with
+    that turn open, so the link works without JavaScript."""
+    match = _get_match_for_user(request, match_id)
+    turn = parse_int(request.GET.get("turn"))
+    if turn is None or turn < 0:
+        return HttpResponse(BAD_TURN, status=400, content_type="text/plain; charset=utf-8")
+    part = request.GET.get("part", "")
+    if not getattr(request, "htmx", False):
+        url = reverse("games:match-detail", args=[match.pk])
+        return redirect(f"{url}?{pages.DIARY_PARAM}={turn}#{part or 'diary'}-t{turn}")
+    return render(request, *pages.diary_turn(request, match, turn, part))
 
 
 # --- player actions --------------------------------------------------------------------

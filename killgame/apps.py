@@ -1,6 +1,7 @@
 """Django app config for Kill Game: registers the pure engine with the game registry, with
 the board and order-form templates, the form-to-order hook, the config hook that snapshots
-the admin-edited map and prices, and the 13:00 / 21:30 default schedule."""
+the admin-edited map and prices, the 13:00 / 21:30 default schedule, and its own diary
+(the board shows the feed and the reader's diary, so the generic one is not rendered)."""
 
 from __future__ import annotations
 
@@ -24,4 +25,5 @@ class KillgameConfig(AppConfig):
                  default_schedule=services.default_schedule,
                  email_template="killgame/email_now.txt",
                  email_template_html="killgame/email_now.html",
-                 email_context=pages.email_context)
+                 email_context=pages.email_context,
+                 own_diary=True, diary_turn_template=pages.DIARY_TURN_TEMPLATE)

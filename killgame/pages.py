@@ -25,6 +25,7 @@ from killgame.services import BUILTIN_GRID, layout
 
 BOARD_TEMPLATE = "killgame/board.html"
 ORDER_FORM_TEMPLATE = "killgame/order_form.html"
+DIARY_TURN_TEMPLATE = "killgame/diary_turn.html"
 
 PICK_AN_ACTION = "Press the button of the order you want to give."
 NOT_A_NUMBER = "{label} must be a whole number."

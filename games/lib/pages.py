@@ -29,14 +29,15 @@ from django.utils.translation import gettext_lazy as _
 
 from games import registry, selectors
 from games.exceptions import ApplicationError
-from games.forms import OrderForm
+from games.forms import OrderForm, parse_int
 from games.models import CheckIn, Match, Phase, Seat
-from games.services.seats import seat_is_checked_in
+from games.services.seats import checked_in_numbers
 
 GENERIC_BOARD = "games/fragments/board_generic.html"
 GENERIC_ORDER_FORM = "games/fragments/order_form_generic.html"
 LIVE_STATUSES = (Match.Status.RUNNING, Match.Status.PAUSED)
 HISTORY_LIMIT = 100
+DIARY_PARAM = "diary"
 ORDER_FORM_INVALID = _("This order form is not valid.")
 
 
@@ -176,31 +177,51 @@ def player_view(match: Match, seat: Seat | None, director: bool) -> dict[str, An
     return selectors.player_view_for(match, seat, omniscient=director)
 
 
+def _remember_seat(match: Match, user: Any, seats: list[Seat]) -> None:
+    """Fill :func:`seat_of`'s memo from seats already loaded (one query less)."""
+    if getattr(user, "is_authenticated", False):
+        cache = match.__dict__.setdefault("_seat_cache", {})
+        if user.pk not in cache:
+            cache[user.pk] = next((s for s in seats if s.user_id == user.pk
+                                   and s.removed_at is None), None)
+
+
 def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
                   order_error: str | None = None) -> dict[str, Any]:
-    """Everything templates/games/match_detail.html and its fragments show."""
+    """Everything templates/games/match_detail.html and its fragments show.
+
+    Queries, whatever the number of players, turns and diary rows: the seats (every seat
+    once, with its user: the reader's seat, the names, the check-in counts all come from
+    it), the recent phases (the open one and the history together), the check-ins of the
+    open phase, and the diary rows of the latest turn (:func:`diary_window`)."""
     user = request.user
+    all_seats = list(match.seats.select_related("user").order_by("number", "joined_at"))
+    _remember_seat(match, user, all_seats)
     seat, director = viewer_of(request, match)
     game = game_or_none(match.game)
-    phase = selectors.current_phase(match) if match.status in LIVE_STATUSES else None
-    seats = list(match.seats.filter(removed_at__isnull=True).select_related("user")
-                 .order_by("number", "joined_at"))
+    recent = list(match.phases.order_by("-number")[:HISTORY_LIMIT + 1])
+    phase = None
+    if match.status in LIVE_STATUSES:
+        phase = next((p for p in recent if p.closed_at is None), None)
+    history = [p for p in recent if p.closed_at is not None][:HISTORY_LIMIT]
+    seats = [s for s in all_seats if s.removed_at is None]
     names = {s.number: (s.user.get_username() if s.user_id else "bot") for s in seats
              if s.number is not None}
     view = player_view(match, seat, director)
     seat_number = seat.number if seat is not None else None
-    diary_rows = diary_lines(request, match, seat_number, director)
-    history = list(match.phases.filter(closed_at__isnull=False)
-                   .order_by("-number")[:HISTORY_LIMIT])
+    window = diary_window(request, phase, history)
+    diary_rows = diary_lines(request, match, seat_number, director, turns=window["q"])
     checked_in = awaited = False
     counts = None
     if phase is not None:
-        counts = checkin_summary(phase)
+        numbered = [s for s in all_seats if s.number is not None]
+        done = checked_in_numbers(phase, seats=numbered)
+        counts = checkin_summary(phase, done=len(done), total=len(numbered))
         if counts["awaited"] is None:
             counts = None  # a secret awaited set: no "N of M checked in" line
         if seat is not None and seat.number is not None:
             awaited = seat.number in (phase.awaited or [])
-            checked_in = awaited and bool(seat_is_checked_in(phase, seat))
+            checked_in = awaited and seat.number in done
     running = match.status == Match.Status.RUNNING
     extras = game.extras if game else {}
     if order_form is None and not extras.get("order_from_post"):
@@ -221,6 +242,9 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
         "admin_url": admin_url,
         "match": match, "game": game, "seat": seat, "director": director, "phase": phase,
         "seats": seats, "names": names, "view": view, "diary_groups": diary_by_turn(diary_rows),
+        "diary_older": window["older"], "diary_asked": window["asked"], "diary_url": reverse("games:match-diary",
+                                                             args=[match.pk]),
+        "own_diary": bool(extras.get("own_diary")),
         "history": history, "counts": counts, "checked_in": checked_in, "awaited": awaited,
         "can_order": bool(running and phase and seat is not None and awaited and not checked_in),
         "can_checkin": bool(running and phase and seat is not None and awaited and not checked_in),
@@ -240,22 +264,73 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
     }
 
 
+def diary_window(request: HttpRequest, phase: Phase | None,
+                 history: list[Phase]) -> dict[str, Any]:
+    """Which diary turns a page loads: from the turn of the last closed phase on (what
+    just happened, and the open phase's own rows), plus one older turn asked for with
+    ``?diary=<turn>`` (the no-JS link; with htmx the older turn comes from the
+    ``games:match-diary`` fragment instead). ``older``: the earlier turns, newest first,
+    each a link."""
+    latest = history[0].turn if history else (phase.turn if phase is not None else 0)
+    asked = parse_int(request.GET.get(DIARY_PARAM))
+    q = Q(turn__gte=latest)
+    if asked is not None and 0 <= asked < latest:
+        q |= Q(turn=asked)
+    else:
+        asked = None
+    turns = {p.turn for p in history if p.turn < latest}
+    if history and len(history) == HISTORY_LIMIT:
+        turns |= set(range(0, latest))  # older than the phases loaded: every turn number
+    # every diary row belongs to a phase (its turn), so these are all the turns with rows
+    older = sorted((t for t in turns if t < latest), reverse=True)
+    return {"q": q, "latest": latest, "older": [t for t in older if t != asked],
+            "asked": asked}
+
+
 def diary_lines(request: HttpRequest, match: Match, seat_number: int | None,
-                director: bool, since_seq: int = 0) -> list[Any]:
-    """The reader's diary lines (the director reads every row), in the reader's language."""
+                director: bool, since_seq: int = 0, turns: Q | None = None) -> list[Any]:
+    """The reader's diary lines (the director reads every row), in the reader's language;
+    ``turns`` keeps only those turns (see :func:`diary_window`)."""
     if match.state is None and not match.diary_seq:
         return []
     lang = getattr(request, "LANGUAGE_CODE", None) or "en"
     return list(selectors.diary_for_seat(match, seat_number, since_seq=since_seq, lang=lang,
-                                         omniscient=director))
+                                         omniscient=director, turns=turns))
 
 
-def checkin_summary(phase: Phase) -> dict[str, int | None]:
+def diary_turn(request: HttpRequest, match: Match, turn: int,
+               part: str) -> tuple[str, dict[str, Any]]:
+    """(template, context) of one diary turn for the ``games:match-diary`` fragment: the
+    reader's rows of that turn only (the director reads every row)."""
+    seat, director = viewer_of(request, match)
+    game = game_or_none(match.game)
+    extras = game.extras if game else {}
+    seats = match.seats.filter(removed_at__isnull=True, number__isnull=False).select_related("user")
+    names = {s.number: (s.user.get_username() if s.user_id else "bot") for s in seats}
+    number = seat.number if seat is not None else None
+    rows = diary_lines(request, match, number, director, turns=Q(turn=turn))
+    template = extras.get("diary_turn_template") or "games/fragments/diary_turn.html"
+    return template, {"match": match, "seat": seat, "director": director, "names": names,
+                      "turn": turn, "rows": rows, "part": part, "diary_groups": [(turn, rows)],
+                      "diary_url": reverse("games:match-diary", args=[match.pk])}
+
+
+def private_checkin(phase: Phase) -> bool:
+    """A phase kind whose awaited set is secret (registry extra ``private_checkin_kinds``,
+    e.g. Sanguosha's Negate window: the count would tell how many hold a Negate)."""
+    return any(phase.kind in g.extras.get("private_checkin_kinds", ())
+               for g in registry.all_games())
+
+
+def checkin_summary(phase: Phase, *, done: int | None = None,
+                    total: int | None = None) -> dict[str, int | None]:
     """{"checked_in": n, "awaited": m} for the "N of M checked in" line; both None for a
-    phase kind whose awaited set is secret (registry extra ``private_checkin_kinds``, e.g.
-    Sanguosha's Negate window: the count would tell how many hold a Negate)."""
-    if any(phase.kind in g.extras.get("private_checkin_kinds", ()) for g in registry.all_games()):
+    phase kind whose awaited set is secret (:func:`private_checkin`). ``done``/``total``:
+    counts the caller already has (the match page), else they are loaded."""
+    if private_checkin(phase):
         return {"checked_in": None, "awaited": None}
+    if done is not None and total is not None:
+        return {"checked_in": int(done), "awaited": int(total)}
     raw = selectors.checkin_counts(phase)
     if isinstance(raw, dict):
         return {"checked_in": int(raw.get("checked_in", 0)),

@@ -33,12 +33,9 @@ def kg_board(context: Any) -> dict[str, Any]:
     return out
 
 
-@register.simple_tag(takes_context=True)
-def kg_diary(context: Any) -> dict[str, Any]:
+def diary_parts(groups: Any, names: Any) -> dict[str, Any]:
     """The reader's diary by turn then phase (newest first), and the public feed (newest
-    first)."""
-    names = context.get("names") or {}
-    groups = context.get("diary_groups") or []
+    first), from ``(turn, rows)`` groups; names put in place of player ids."""
     turns, feed = [], []
     for turn, rows in groups:
         phases: list[dict[str, Any]] = []
@@ -56,6 +53,13 @@ def kg_diary(context: Any) -> dict[str, Any]:
         turns.append({"turn": turn, "phases": list(reversed(phases))})
     feed.sort(key=lambda r: r["seq"], reverse=True)  # newest first
     return {"turns": turns, "feed": feed}
+
+
+@register.simple_tag(takes_context=True)
+def kg_diary(context: Any) -> dict[str, Any]:
+    """The loaded turns of the reader's diary and feed (the match page loads the latest
+    turn; older turns come on demand, ``diary_older``)."""
+    return diary_parts(context.get("diary_groups") or [], context.get("names") or {})
 
 
 @register.filter

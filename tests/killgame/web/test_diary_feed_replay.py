@@ -86,13 +86,47 @@ def test_replay_opens_after_the_end_with_every_position(db):
     assert "z-reachable" not in final and "z-closing-next" not in final  # nothing moves now
 
 
-def test_the_feed_is_newest_first_across_turns(db):
+def test_the_feed_opens_the_latest_turn_and_older_turns_on_demand(db):
     match, users = _played()
     close_phase(match)  # turn 2's Tactical close: the two in the closed zone die
-    html = client_for(users[0]).get(detail_url(match)).content.decode()
+    client = client_for(users[0])
+    html = client.get(detail_url(match)).content.decode()
+    feed = re.search(r'id="kg-feed".*?</section>', html, re.S).group(0)
+    turns = [int(t) for t in re.findall(r">T(\d+) [TA]<", feed)]
+    assert turns and set(turns) == {2}  # only the latest turn is loaded
+    assert 'hx-get="/m/%d/diary/?turn=1&amp;part=kg-feed"' % match.pk in feed
+    assert 'href="?diary=1#kg-feed-t1"' in feed  # the same turn without JavaScript
+    # htmx: the turn's public rows only
+    part = client.get(reverse("games:match-diary", args=[match.pk]),
+                      {"turn": 1, "part": "kg-feed"}, headers={"HX-Request": "true"})
+    assert part.status_code == 200
+    body = part.content.decode()
+    assert body.startswith('<div id="kg-feed-t1">') and "Cave Nord-Ovest is now closed" in body
+    assert "attacked" not in body and ">T2 " not in body
+    # no JavaScript: the match page with turn 1 open too, newest first
+    html = client.get(detail_url(match), {"diary": 1}).content.decode()
     feed = re.search(r'id="kg-feed".*?</section>', html, re.S).group(0)
     turns = [int(t) for t in re.findall(r">T(\d+) [TA]<", feed)]
     assert turns == sorted(turns, reverse=True) and turns[0] == 2 and turns[-1] == 1
+    diary = re.search(r'id="kg-diary".*?</section>', html, re.S).group(0)
+    assert '<details id="kg-diary-t1" open>' in diary
+    # the fragment URL opened directly goes to the page; a bad turn is refused
+    plain = client.get(reverse("games:match-diary", args=[match.pk]), {"turn": 1})
+    assert plain.status_code == 302 and plain["Location"].endswith("?diary=1#diary-t1")
+    assert client.get(reverse("games:match-diary", args=[match.pk]),
+                      {"turn": "x"}).status_code == 400
+
+
+def test_the_diary_fragment_shows_only_the_readers_rows(db):
+    match, (alice, bob, carol) = _played()
+    close_phase(match)
+    url = reverse("games:match-diary", args=[match.pk])
+    mine = client_for(carol).get(url, {"turn": 1, "part": "kg-diary"},
+                                 headers={"HX-Request": "true"}).content.decode()
+    assert re.search(r"u1 attacked you with the sniper rifle", mine), mine
+    theirs = client_for(alice).get(url, {"turn": 1, "part": "kg-diary"},
+                                   headers={"HX-Request": "true"}).content.decode()
+    assert "attacked" not in theirs and "Turn 1" in theirs
 
 
 def test_the_diary_says_what_you_heard_next_door(db):

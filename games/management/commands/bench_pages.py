@@ -1,0 +1,408 @@
+"""``manage.py bench_pages --json``: how long the pages take on the server, next to the
+floor (``/healthz``) measured in the same run.
+
+Steps:
+
+1. Unless already inside the bench environment, re-run itself with one: a dedicated
+   PostgreSQL database on the configured server (``pbw_pages_<pid>_bench``, created
+   here and dropped at the end), its own Redis (``redis-server`` on a spare port, stopped
+   at the end; the local-memory cache when ``redis-server`` is missing — the JSON says
+   which), base settings (sessions, cache and database as deployed), email to ``locmem``.
+2. Migrate, then build the matches through the real services, as people and the beat
+   would: Kill Game with 30 and 100 players (bots play the absent seats, every phase
+   closed by ``phase_close`` at its deadline) up to turn 3 and turn 9, a 10-seat Three
+   Kingdoms Kill table, a Dice Slayer versus game, and 100 public running matches for
+   the lobby.
+3. Measure each page in-process with Django's test ``Client`` (the whole middleware
+   stack, templates and database round trips; no HTTP server): a few warm-up requests,
+   one request with the queries counted, then ``--iterations`` timed requests; report the
+   median in ms, the query count and the body size. ``gc.freeze()`` runs first, as the
+   gunicorn config does after fork.
+
+Output: ``{"floor_ms", "pages": [{"name", "ms", "queries", "bytes"}], ...}``.
+"""
+
+from __future__ import annotations
+
+import gc
+import html
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+
+CHILD_FLAG = "PBW_BENCH_PAGES_CHILD"
+POLLER = re.compile(r'id="poller" hx-get="([^"]+)"')
+
+
+def _admin_url(url: str) -> tuple[str, str]:
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path="/postgres", query="")), parts.path.lstrip("/")
+
+
+def _create_database(url: str, *, keep: bool = False) -> None:
+    import psycopg
+
+    admin, name = _admin_url(url)
+    if not name.endswith("bench"):
+        raise CommandError("The bench database's name must end in 'bench' (it is dropped).")
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if keep and conn.execute("SELECT 1 FROM pg_database WHERE datname = %s",
+                                 [name]).fetchone():
+            return
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def _drop_database(url: str) -> None:
+    import psycopg
+
+    admin, name = _admin_url(url)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _spare_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Command(BaseCommand):
+    help = "Benchmark: server time, queries and bytes of the main pages, with the floor (JSON)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--json", action="store_true", help="print only the JSON result")
+        parser.add_argument("--iterations", type=int, default=200,
+                            help="timed requests per page (the median is reported)")
+        parser.add_argument("--only", default="",
+                            help="comma-separated page names to measure (default: all)")
+        parser.add_argument("--profile", default="",
+                            help="a page name: print its cProfile (top 40 by cumulative time)")
+        parser.add_argument("--reuse", action="store_true",
+                            help="development: keep the database and reuse the matches a "
+                                 "previous --reuse run built (kg100_t3 is then skipped)")
+        parser.add_argument("--database-url", default=os.environ.get(
+            "BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/pbw_pages_{os.getpid()}_bench"))
+
+    # --- 1. the environment ------------------------------------------------------------
+
+    def handle(self, *args, **opts):
+        if os.environ.get(CHILD_FLAG) != "1":
+            return self._parent(opts)
+        result = self._run(opts)
+        self.stdout.write(json.dumps(result) if opts["json"] else json.dumps(result, indent=2))
+
+    def _parent(self, opts) -> None:
+        url = opts["database_url"]
+        if opts["reuse"]:
+            url = url.rsplit("/", 1)[0] + "/pbw_pages_dev_bench"
+            _create_database(url, keep=True)
+        else:
+            _create_database(url)
+        redis_proc, redis_url, tmp = None, "", tempfile.mkdtemp(prefix="pbw-bench-pages-")
+        server = shutil.which("redis-server")
+        try:
+            if server:
+                port = _spare_port()
+                redis_proc = subprocess.Popen(
+                    [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                     "--appendonly", "no", "--dir", tmp],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+                redis_url = f"redis://127.0.0.1:{port}/0"
+                self._wait_port(port)
+            env = dict(os.environ)
+            env.update({
+                CHILD_FLAG: "1", "DJANGO_SETTINGS_MODULE": "config.settings.base",
+                "DATABASE_URL": url, "REDIS_URL": redis_url,
+                "CELERY_TASK_ALWAYS_EAGER": "true", "EMAIL_URL": "locmem://",
+                "ALLOWED_HOSTS": "testserver,localhost", "DEBUG": "false",
+                "LOG_LEVEL": "ERROR", "PYTHONWARNINGS": "ignore",
+                "STATICFILES_BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",
+            })
+            argv = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), "bench_pages",
+                    "--iterations", str(opts["iterations"]), "--database-url", url]
+            if opts["only"]:
+                argv += ["--only", opts["only"]]
+            if opts["profile"]:
+                argv += ["--profile", opts["profile"]]
+            if opts["reuse"]:
+                argv.append("--reuse")
+            if opts["json"]:
+                argv.append("--json")
+            done = subprocess.run(argv, env=env, cwd=settings.BASE_DIR, capture_output=True,
+                                  text=True)
+            self.stdout.write(done.stdout.rstrip())
+            if not opts["json"] and done.stderr:
+                self.stderr.write(done.stderr.rstrip())
+            if done.returncode != 0:
+                self.stderr.write(done.stderr[-4000:])
+                raise CommandError(f"bench failed (exit {done.returncode})")
+        finally:
+            if redis_proc is not None:
+                os.killpg(redis_proc.pid, signal.SIGTERM)
+                redis_proc.wait(timeout=10)
+            shutil.rmtree(tmp, ignore_errors=True)
+            if not opts["reuse"]:
+                _drop_database(url)
+
+    @staticmethod
+    def _wait_port(port: int) -> None:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise CommandError("redis-server did not start")
+
+    # --- 2. the matches ----------------------------------------------------------------
+
+    def _say(self, opts, text: str) -> None:
+        if not opts["json"]:
+            self.stderr.write(text)
+
+    def _run(self, opts) -> dict[str, Any]:
+        from django.db import connection
+
+        if connection.vendor != "postgresql":
+            raise CommandError("The bench needs PostgreSQL.")
+        call_command("migrate", interactive=False, verbosity=0)
+        only = {n for n in opts["only"].split(",") if n}
+        want = (lambda name: not only or name in only)  # noqa: E731
+        t0 = time.monotonic()
+        self._results: list[dict[str, Any]] = []
+        pages: list[tuple[str, Any, str, dict[str, str], int]] = []
+        reuse = opts["reuse"]
+        from django.urls import reverse
+
+        if want("kg30_t3"):
+            match, reader = self._reused("Kill Game 30", reuse) or self._killgame(30, "a")
+            self._advance_kg(match, turn=3)
+            pages.append(("kg30_t3", reader, self._detail(match), {}, 200))
+        if want("kg100_t3") or want("kg100_t9") or want("kg_poll_204"):
+            found = self._reused("Kill Game 100", reuse)
+            match, reader = found or self._killgame(100, "b")
+            self._advance_kg(match, turn=3)
+            if want("kg100_t3") and not found:
+                pages.append(("kg100_t3", reader, self._detail(match), {}, 200))
+                self._measure_all(pages, opts)  # measured now: the same match moves on
+            self._advance_kg(match, turn=9)
+            reader = self._living_reader(match, reader)
+            if want("kg100_t9"):
+                pages.append(("kg100_t9", reader, self._detail(match), {}, 200))
+            if want("kg_poll_204"):
+                pages.append(("kg_poll_204", reader, "poll:" + self._detail(match),
+                              {"HX-Request": "true"}, 204))
+        if want("sgs10"):
+            match, reader = self._reused("Table of ten", reuse) or self._sanguosha(10)
+            pages.append(("sgs10", reader, reverse("sanguosha:table", args=[match.pk]), {}, 200))
+        if want("ds_versus"):
+            match, reader = self._reused("ds_0 vs ds_1", reuse) or self._diceslayer()
+            pages.append(("ds_versus", reader, reverse("diceslayer:play", args=[match.pk]), {},
+                          200))
+        if want("lobby100"):
+            found = self._reused("Public match 0", reuse)
+            reader = found[1] if found else self._lobby(100)
+            pages.append(("lobby100", reader, "/?status=running", {}, 200))
+        self._say(opts, f"built in {time.monotonic() - t0:.1f}s")
+        self._measure_all(pages, opts)
+        floor = self._time(None, "/healthz", {}, 200, opts)
+        return {
+            "floor_ms": floor["ms"],
+            "pages": self._results,
+            "database": "postgresql (own database on the shared server)",
+            "cache": "redis (own redis-server)" if os.environ.get("REDIS_URL") else "locmem",
+            "session_engine": settings.SESSION_ENGINE,
+            "iterations": opts["iterations"],
+            "method": "django.test.Client in-process, median of the timed requests",
+        }
+
+    def _reused(self, name: str, reuse: bool):
+        """(match, its creator) from an earlier ``--reuse`` run, or None."""
+        from games.models import Match
+
+        match = Match.objects.filter(name=name).select_related("created_by").first()
+        if not reuse or match is None:
+            return None
+        return match, match.created_by
+
+    def _detail(self, match) -> str:
+        from django.urls import reverse
+
+        return reverse("games:match-detail", args=[match.pk])
+
+    def _users(self, prefix: str, n: int) -> list[Any]:
+        from django.contrib.auth import get_user_model
+
+        User = get_user_model()
+        return [User.objects.create_user(f"{prefix}{i}", f"{prefix}{i}@example.com", None)
+                for i in range(n)]
+
+    def _killgame(self, players: int, prefix: str):
+        from games.services.matches import match_create, match_join, match_start
+
+        users = self._users(f"kg{prefix}{players}_", players)
+        match = match_create(game="killgame", name=f"Kill Game {players}", created_by=users[0],
+                             config={"max_players": 100, "min_players": 2}, min_players=2,
+                             max_players=100, bots_enabled=True)
+        for user in users:
+            match_join(match=match, user=user)
+        match_start(match=match, actor=users[0])
+        match.refresh_from_db()
+        return match, users[0]
+
+    def _close_open(self, match) -> bool:
+        from games.models import Phase
+        from games.services.phases import phase_close
+
+        phase = Phase.objects.filter(match=match, closed_at__isnull=True).order_by("-number").first()
+        if phase is None:
+            return False
+        phase_close(phase_id=phase.pk, now=phase.deadline_at or phase.opens_at)
+        match.refresh_from_db()
+        return True
+
+    def _advance_kg(self, match, *, turn: int) -> None:
+        from games.models import Phase
+
+        for _ in range(4 * turn + 4):
+            phase = Phase.objects.filter(match=match, closed_at__isnull=True).first()
+            if phase is None:
+                raise CommandError(f"the Kill Game match ended before turn {turn}")
+            if phase.turn >= turn:
+                return
+            self._close_open(match)
+        raise CommandError(f"turn {turn} not reached")
+
+    def _living_reader(self, match, reader):
+        """The reader if still alive, else the first living seat's user."""
+        from games import selectors
+        from games.models import Seat
+
+        seats = Seat.objects.filter(match=match, number__isnull=False).select_related("user")
+        by_user = {s.user_id: s for s in seats}
+        order = [by_user[reader.pk]] + [s for s in seats if s.user_id != reader.pk]
+        for seat in order:
+            me = selectors.player_view_for(match, seat).get("me") or {}
+            if me.get("alive"):
+                return seat.user
+        return reader
+
+    def _sanguosha(self, players: int):
+        from games.services.matches import match_create, match_join, match_start
+        from sanguosha import engine
+        from sanguosha.forms import schedule_for
+
+        users = self._users("sgs_", players)
+        cfg = engine.validate_config({})
+        match = match_create(game="sanguosha", name="Table of ten", created_by=users[0],
+                             config=cfg, min_players=4, max_players=10,
+                             schedule=schedule_for(cfg), bots_enabled=True)
+        for user in users:
+            match_join(match=match, user=user, invite_code=match.invite_code)
+        match_start(match=match, actor=users[0])
+        for _ in range(40):  # characters chosen, a few turns of play
+            if match.status != match.Status.RUNNING or not self._close_open(match):
+                break
+        return match, users[0]
+
+    def _diceslayer(self):
+        from diceslayer import services
+
+        a, b = self._users("ds_", 2)
+        match = services.versus_create(challenger=a, opponent=b, bots_enabled=True)
+        for _ in range(12):
+            if match.status != match.Status.RUNNING or not self._close_open(match):
+                break
+        return match, a
+
+    def _lobby(self, count: int):
+        from games.services.matches import match_create, match_join, match_start
+
+        users = self._users("lobby_", 12)
+        for i in range(count):
+            match = match_create(game="killgame", name=f"Public match {i}", created_by=users[0],
+                                 config={"max_players": 30, "min_players": 2}, min_players=2,
+                                 max_players=30)
+            for user in users:
+                match_join(match=match, user=user)
+            match_start(match=match, actor=users[0])
+        return users[0]
+
+    # --- 3. measuring --------------------------------------------------------------------
+
+    def _measure_all(self, pages, opts) -> None:
+        for name, user, url, headers, status in pages:
+            result = self._time(user, url, headers, status, opts, name=name)
+            self._results.append({"name": name, **result})
+            self._say(opts, f"{name}: {result}")
+        pages.clear()
+
+    def _time(self, user, url: str, headers: dict[str, str], status: int, opts,
+              name: str = "floor") -> dict[str, Any]:
+        from django.db import connection
+        from django.test import Client
+
+        client = Client()
+        if user is not None:
+            client.force_login(user)
+        if url.startswith("poll:"):
+            page = client.get(url[5:])
+            found = POLLER.search(page.content.decode())
+            if not found:
+                raise CommandError(f"{name}: the page has no poller")
+            url = html.unescape(found.group(1))
+        for _ in range(3):
+            response = client.get(url, headers=headers)
+        if response.status_code != status:
+            raise CommandError(f"{name}: {url} answered {response.status_code}, not {status}")
+        queries: list[str] = []
+
+        def count(execute, sql, params, many, context):
+            queries.append(sql)
+            return execute(sql, params, many, context)
+
+        with connection.execute_wrapper(count):
+            response = client.get(url, headers=headers)
+        size = len(response.content)
+        gc.collect()
+        gc.freeze()
+        if opts["profile"] == name:
+            self._profile(client, url, headers)
+        times = []
+        for _ in range(opts["iterations"]):
+            start = time.perf_counter()
+            client.get(url, headers=headers)
+            times.append(time.perf_counter() - start)
+        return {"ms": round(statistics.median(times) * 1000, 2), "queries": len(queries),
+                "bytes": size}
+
+    def _profile(self, client, url: str, headers: dict[str, str]) -> None:
+        import cProfile
+        import io
+        import pstats
+
+        prof = cProfile.Profile()
+        prof.enable()
+        for _ in range(20):
+            client.get(url, headers=headers)
+        prof.disable()
+        out = io.StringIO()
+        pstats.Stats(prof, stream=out).sort_stats("cumulative").print_stats(60)
+        sys.stderr.write(out.getvalue())
