@@ -55,6 +55,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "config.headers.PermissionsPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "accounts.middleware.UserTimezoneMiddleware",
     "axes.middleware.AxesMiddleware",  # last: turns a locked-out login into the 429 page
@@ -216,6 +218,26 @@ RATELIMIT_IP_META_KEY = "accounts.throttle.client_ip"
 # Without REDIS_URL the cache is per process: right for the embedded server (one process,
 # many threads), not for several gunicorn workers (set REDIS_URL there).
 SILENCED_SYSTEM_CHECKS = [] if REDIS_URL else ["axes.W001"]
+
+# Headers (docs/security.md): scripts only from our own origin, none inline (templates load
+# static/*.js; htmx's indicator <style> is off in base.html's htmx-config); inline styles
+# stay allowed (a few templates use style attributes and <style> blocks).
+CONTENT_SECURITY_POLICY = {"DIRECTIVES": {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'", "'unsafe-inline'"],
+    "img-src": ["'self'", "data:"],
+    "connect-src": ["'self'"],
+    "font-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}}
+SECURE_REFERRER_POLICY = "same-origin"  # tokens in our URLs never leave for other sites
+PERMISSIONS_POLICY = ("accelerometer=(), camera=(), geolocation=(), gyroscope=(), "
+                      "magnetometer=(), microphone=(), payment=(), usb=(), "
+                      "interest-cohort=()")
 
 LOGGING = {
     "version": 1,

@@ -37,3 +37,11 @@
     document.body.addEventListener("htmx:oobAfterSwap", tick);
   });
 })();
+
+/* <select data-autosubmit> / <input data-autosubmit>: submit the form on change (the
+   CSP allows no inline on*= handlers). */
+document.addEventListener("change", function (event) {
+  "use strict";
+  var el = event.target;
+  if (el && el.form && el.hasAttribute && el.hasAttribute("data-autosubmit")) el.form.submit();
+});
