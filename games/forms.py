@@ -25,6 +25,8 @@ ORDER_NOT_OBJECT = _("An order must be a JSON object, like {\"key\": value}.")
 JSON_REFUSED = _("Enter valid JSON: {error}.")
 MAX_PLAYERS_BELOW_MIN = _("The maximum cannot be below the minimum.")
 STARTS_IN_THE_PAST = _("Choose a start time in the future (or leave it empty).")
+#: config keys a game may share with the match's own fields (asked once, as match fields)
+MATCH_FIELD_KEYS = ("min_players", "max_players", "timezone")
 
 
 class LobbyFilterForm(forms.Form):
@@ -106,7 +108,8 @@ class MatchCreateForm(forms.Form):
                                  help_text=_("Scheduled deadlines follow this zone's wall clock."))
     phase_hours = forms.IntegerField(
         required=False, min_value=1, max_value=24 * 14, label=_("Hours per phase"),
-        help_text=_("Leave empty for the game's default schedule."))
+        help_text=_("Leave empty for the game's default schedule. In CHECK mode: the longest "
+                    "a phase stays open."))
     starts_at = forms.DateTimeField(
         required=False, label=_("Start automatically at"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
@@ -115,11 +118,18 @@ class MatchCreateForm(forms.Form):
     early_close = forms.BooleanField(
         required=False, initial=True, label=_("Close a phase early once everyone has checked in"),
         help_text=_("Off: scheduled phases wait for their deadline."))
+    bots_enabled = forms.BooleanField(required=False, label=_("Bots play for absent players"))
     join = forms.BooleanField(required=False, initial=True, label=_("I play in this match"))
 
     def __init__(self, *args: Any, game: registry.GameEntry, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
+        if game.extras.get("schedule_from_settings"):
+            # the game's own settings set its deadlines (Kill Game: 13:00 / 21:30 windows or
+            # CHECK mode); an "hours per phase" field would contradict them
+            del self.fields["phase_hours"]
+        if not hasattr(game.engine, "bot_orders"):
+            del self.fields["bots_enabled"]
         for name in ("min_players", "max_players"):
             f = self.fields[name]
             f.widget.attrs.update({"min": game.min_seats, "max": game.max_seats})
@@ -127,10 +137,17 @@ class MatchCreateForm(forms.Form):
         self.fields["min_players"].initial = game.min_seats
         self.fields["max_players"].initial = game.max_seats
         self.fields["timezone"].initial = settings.DEFAULT_MATCH_TIMEZONE
-        self.schema = list(game.engine.config_schema())
+        full_schema = list(game.engine.config_schema())
+        # a setting that is also a match field (players, time zone) is asked once, as the
+        # match field, and copied into the config
+        self.shared_keys = [s.key for s in full_schema if s.key in MATCH_FIELD_KEYS]
+        self.schema = [s for s in full_schema if s.key not in MATCH_FIELD_KEYS]
         self.defaults = self.effective_defaults()
         for spec in self.schema:
             self.fields[CONFIG_PREFIX + spec.key] = config_field(spec, self.defaults[spec.key])
+        adapt = game.extras.get("match_form_adapt")
+        if callable(adapt):  # a game's own choices (Kill Game: maps from its map table)
+            adapt(self)
 
     def effective_defaults(self) -> dict[str, Any]:
         """The schema's defaults, overlaid with what the game's ``config_prepare`` fills
@@ -172,6 +189,9 @@ class MatchCreateForm(forms.Form):
             self.add_error("max_players", MAX_PLAYERS_BELOW_MIN)
         if not any(CONFIG_PREFIX + s.key in self.errors for s in self.schema):
             changed = self.changed_config()
+            for key in self.shared_keys:
+                if data.get(key) not in (None, ""):
+                    changed[key] = data[key]
             try:
                 # validated as match_create will: the game's config_prepare hook (Kill
                 # Game snapshots its admin-edited map and prices), then validate_config
@@ -203,8 +223,10 @@ class MatchCreateForm(forms.Form):
         return out
 
     def schedule(self) -> dict[str, Any] | None:
+        """``None``: the game's default schedule (from its settings, or 24 h phases)."""
         hours = self.cleaned_data.get("phase_hours")
-        return {"mode": "duration", "hours": hours} if hours else None
+        # the same hours cap a CHECK-mode phase (timing "check"), so the field is never ignored
+        return {"mode": "duration", "hours": hours, "check_max_hours": hours} if hours else None
 
 
 class OrderForm(forms.Form):

@@ -18,7 +18,7 @@ from django.core.cache import cache
 from django.db.models import Q, QuerySet
 
 from games.models import CheckIn, DiaryEntry, Match, Phase, Seat
-from games.registry import UnknownGame, get_rules
+from games.registry import UnknownGame, get_game, get_rules
 
 
 def match_list_for_user(user) -> QuerySet[Match]:
@@ -92,19 +92,17 @@ class DiaryLine:
 
 
 #: bump when ``describe`` changes its sentences: cached lines of the old wording expire
-DIARY_TEXT_CACHE_VERSION = 1
+DIARY_TEXT_CACHE_VERSION = 2  # 2: Kill Game zones by their map's names
 DIARY_TEXT_TTL = 24 * 3600
 
 
 def _describe(engine, entry: DiaryEntry, viewer: int | None, lang: str,
-              names: Mapping[int, str] | None = None) -> str:
+              extra: Mapping[str, Any] | None = None) -> str:
     from games.rules import Event
 
     event = Event(kind=entry.kind, data=entry.payload, visible_to=entry.visible_to)
     try:
-        if names is not None:  # an engine that names players (seat number -> name)
-            return engine.describe(event, viewer, lang, names=names)
-        return engine.describe(event, viewer, lang)
+        return engine.describe(event, viewer, lang, **(extra or {}))
     except Exception:  # noqa: BLE001 - a broken sentence must not break the page
         return entry.kind
 
@@ -119,12 +117,14 @@ def _names_tag(names: Mapping[int, str] | None) -> str:
 
 
 def described(engine, match: Match, rows: list[DiaryEntry], viewer: int | None,
-              lang: str, names: Mapping[int, str] | None = None) -> list[str]:
+              lang: str, names: Mapping[int, str] | None = None,
+              context: Mapping[str, Any] | None = None) -> list[str]:
     """``engine.describe`` of each row for ``viewer`` in ``lang``, cached per (entry,
     viewer, language, names): rows are never updated (STYLE.md §20), so a sentence once
     written stays true, and a page load reads them back in one cache round trip instead
     of describing every row again. Which rows a reader gets is decided before (by the
-    query), so a cached line never reaches a reader who may not read its row."""
+    query), so a cached line never reaches a reader who may not read its row. ``context``
+    (the game's ``describe_context``, fixed for a match) goes to ``describe`` too."""
     if engine is None:
         return [r.kind for r in rows]
     prefix = f"diary:{match.pk}:{'-' if viewer is None else viewer}:{lang}:{_names_tag(names)}:"
@@ -133,12 +133,15 @@ def described(engine, match: Match, rows: list[DiaryEntry], viewer: int | None,
         known = cache.get_many(keys, version=DIARY_TEXT_CACHE_VERSION) if keys else {}
     except Exception:  # noqa: BLE001 - the cache is an accelerator, never a dependency
         known = {}
+    extra = dict(context or {})
+    if names is not None:  # an engine that names players (seat number -> name)
+        extra["names"] = names
     missing = {}
     out = []
     for key, row in zip(keys, rows):
         text = known.get(key)
         if text is None:
-            text = missing[key] = _describe(engine, row, viewer, lang, names)
+            text = missing[key] = _describe(engine, row, viewer, lang, extra)
         out.append(text)
     if missing:
         try:
@@ -170,9 +173,14 @@ def diary_for_seat(match: Match, seat_number: int | None, *, since_seq: int = 0,
     whose ``describe`` takes it. ``turns`` (a ``Q`` on ``turn``) keeps only those turns:
     a page loads the latest turn, not the whole match."""
     try:
-        engine = get_rules(match.game)
+        entry = get_game(match.game)
     except UnknownGame:
-        engine = None
+        entry = None
+    engine = entry.engine if entry is not None else None
+    extra: dict[str, Any] = {}
+    context = entry.extras.get("describe_context") if entry is not None else None
+    if callable(context):  # what the game's sentences need from the match (Kill Game: zones)
+        extra.update(context(match))
     if omniscient:
         rows = DiaryEntry.objects.filter(match=match, seq__gt=since_seq).order_by("seq")
         if until_seq is not None:
@@ -182,7 +190,7 @@ def diary_for_seat(match: Match, seat_number: int | None, *, since_seq: int = 0,
     if turns is not None:
         rows = rows.filter(turns)
     rows = list(rows)
-    texts = described(engine, match, rows, seat_number, lang, names)
+    texts = described(engine, match, rows, seat_number, lang, names, context=extra)
     return [DiaryLine(seq=r.seq, turn=r.turn, phase_kind=r.phase_kind, kind=r.kind,
                       text=text, is_public=r.is_public, created_at=r.created_at,
                       phase_id=r.phase_id)

@@ -119,7 +119,7 @@ def match_create_view(request: HttpRequest, slug: str) -> HttpResponse:
                     config=data["config"], min_players=data["min_players"],
                     max_players=data["max_players"], timezone=data["timezone"],
                     schedule=form.schedule(), is_private=data["is_private"],
-                    starts_at=data.get("starts_at"),
+                    starts_at=data.get("starts_at"), bots_enabled=data.get("bots_enabled", False),
                     early_close=bool(data.get("early_close")))
                 if data.get("join"):
                     match_join(match=match, user=request.user, invite_code=match.invite_code)

@@ -20,6 +20,7 @@ from games.models import DirectorAction, Match
 from games.rules import InvalidConfig
 from games.services.matches import match_create
 from killgame import engine, services
+from killgame import forms as kg_forms
 from killgame.models import Edge, GameMap, Item, KillGameMatch, Zone
 
 MAP_SAVED_VALID = "The map {name!r} passes the map checks."
@@ -27,7 +28,7 @@ MAP_SAVED_INVALID = ("The map {name!r} is saved but fails the map checks, so new
                      "cannot use it until it is fixed: {error}")
 ONLY_FORMING = "Only a forming match can change its settings."
 #: schema keys the match form shows as its own fields (not as cfg_ settings)
-OWN_FIELDS = {"map", "map_data", "min_players", "max_players", "check_enabled", "timezone"}
+OWN_FIELDS = {"map_data", "min_players", "max_players", "timezone"}
 PREFIX = "cfg_"
 
 
@@ -101,15 +102,6 @@ class _KillGameMatchFormBase(forms.ModelForm):
     """Every §3 setting as its own field (default shown in the help text), the map from the
     admin's map table, the schedule mode, monsters and bots."""
 
-    game_map = forms.ModelChoiceField(
-        queryset=GameMap.objects.filter(is_active=True, check_error=""), to_field_name="slug",
-        label="Map", help_text="Maps that pass the map checks. Default: Classic.")
-    schedule_mode = forms.ChoiceField(
-        choices=[("scheduled", "Scheduled: Tactical from the first time, Action from the second"),
-                 ("check", "CHECK mode: a phase closes when every living player pressed CHECK "
-                           "(at most 24 h)")],
-        initial="scheduled", label="Deadlines", help_text="Default: scheduled, 13:00 / 21:30.")
-
     class Meta:
         model = KillGameMatch
         fields = ["name", "min_players", "max_players", "timezone", "is_private", "starts_at",
@@ -130,9 +122,10 @@ class _KillGameMatchFormBase(forms.ModelForm):
         self.fields["min_players"].initial = engine.config.DEFAULTS["min_players"]
         self.fields["max_players"].initial = engine.config.DEFAULTS["max_players"]
         self.fields["timezone"].initial = engine.config.DEFAULTS["timezone"]
-        self.fields["game_map"].initial = current.get("map", "classic")
-        if current.get("check_enabled"):
-            self.fields["schedule_mode"].initial = "check"
+        # the same map and deadline fields as the lobby's new-match form
+        self.fields[PREFIX + "map"] = kg_forms.map_field(current.get("map", "classic"))
+        self.fields[PREFIX + "check_enabled"] = kg_forms.deadlines_field(
+            bool(current.get("check_enabled")))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -148,9 +141,6 @@ class _KillGameMatchFormBase(forms.ModelForm):
             if spec.type == "str" and value == "":
                 value = spec.default
             raw[spec.key] = value
-        game_map = data.get("game_map")
-        raw["map"] = game_map.slug if game_map else "classic"
-        raw["check_enabled"] = data.get("schedule_mode") == "check"
         raw["min_players"] = data.get("min_players")
         raw["max_players"] = data.get("max_players")
         raw["timezone"] = data.get("timezone") or engine.config.DEFAULTS["timezone"]
@@ -158,7 +148,7 @@ class _KillGameMatchFormBase(forms.ModelForm):
             config = engine.validate_config(services.config_build(raw))
         except InvalidConfig as exc:
             key = exc.field or ""
-            target = ("game_map" if key in ("map", "map_data") else
+            target = (PREFIX + "map" if key in ("map", "map_data") else
                       key if key in ("min_players", "max_players", "timezone") else
                       PREFIX + key if PREFIX + key in self.fields else None)
             self.add_error(target, exc.reason)
@@ -187,9 +177,9 @@ class KillGameMatchAdmin(admin.ModelAdmin):
     def get_fieldsets(self, request, obj=None):
         schema = _schema()
         groups = {
-            "Players and map": ["name", "min_players", "max_players", "game_map", "cfg_mode",
+            "Players and map": ["name", "min_players", "max_players", "cfg_map", "cfg_mode",
                                 "cfg_team_count", "is_private", "starts_at", "bots_enabled"],
-            "Schedule": ["schedule_mode", "timezone", "cfg_tactical_opens_at",
+            "Schedule": ["cfg_check_enabled", "timezone", "cfg_tactical_opens_at",
                          "cfg_action_opens_at"],
         }
         shown = {f for fields in groups.values() for f in fields}

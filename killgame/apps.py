@@ -1,7 +1,8 @@
 """Django app config for Kill Game: registers the pure engine with the game registry, with
 the board and order-form templates, the form-to-order hook, the config hook that snapshots
-the admin-edited map and prices, the 13:00 / 21:30 default schedule, and its own diary
-(the board shows the feed and the reader's diary, so the generic one is not rendered)."""
+the admin-edited map and prices, the 13:00 / 21:30 default schedule, the new-match form's
+map and deadline fields, the zone names for diary sentences, and its own diary (the board
+shows the feed and the reader's diary, so the generic one is not rendered)."""
 
 from __future__ import annotations
 
@@ -16,13 +17,15 @@ class KillgameConfig(AppConfig):
     def ready(self) -> None:
         from games.registry import register
 
-        from killgame import engine, pages, services
+        from killgame import engine, forms, pages, services
 
         register(engine, board_template=pages.BOARD_TEMPLATE,
                  order_form_template=pages.ORDER_FORM_TEMPLATE,
                  order_from_post=pages.order_from_post,
                  config_prepare=services.config_build,
-                 default_schedule=services.default_schedule,
+                 default_schedule=services.default_schedule, schedule_from_settings=True,
+                 match_form_adapt=forms.adapt_match_form,
+                 describe_context=services.describe_context,
                  email_template="killgame/email_now.txt",
                  email_template_html="killgame/email_now.html",
                  email_context=pages.email_context,

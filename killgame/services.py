@@ -184,6 +184,14 @@ def builtin_tables_load() -> int:
     return created
 
 
+def describe_context(match: Any) -> dict[str, Any]:
+    """What diary sentences need from the match: its map's zone names (``zones``), so a map
+    an admin made reads "Old Mill", not its id."""
+    zones = ((match.config or {}).get("map_data") or {}).get("zones") or {}
+    return {"zones": {z: str(info.get("name") or z) for z, info in zones.items()
+                      if isinstance(info, Mapping)}}
+
+
 def default_schedule(config: Mapping[str, Any]) -> dict[str, Any]:
     """§4.1: Tactical 13:00–21:30 and Action 21:30–13:00 in the match time zone, or CHECK
     mode (each phase opens at once, at most ``check_phase_max_hours``)."""

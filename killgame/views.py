@@ -25,7 +25,7 @@ from games.models import DiaryEntry, Match, Seat, Snapshot
 from games.registry import get_rules
 from games.rules import Event
 from games.services.orders import order_submit
-from killgame import pages
+from killgame import pages, services
 
 ORDER_SAVED = "Your order is saved. You can change it until you press CHECK or the phase closes."
 CHECK_SAVED = "CHECK: your orders are locked for this phase."
@@ -172,6 +172,7 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     drawing = pages.map_drawing(view, match.config, positions=positions)
     lang = "it" if str(getattr(request, "LANGUAGE_CODE", "en")).startswith("it") else "en"
     events: list[Any] = []
+    zone_names = services.describe_context(match)
     if snap.phase_id is not None:
         # every row of that phase (public once the match is over, §18.7); a row meant for one
         # player is told from that player's point of view, with their name in front
@@ -180,7 +181,7 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
             viewer = next(iter(vis)) if vis is not None and len(vis) == 1 else None
             try:
                 text = engine.describe(Event(kind=row.kind, data=row.payload, visible_to=vis),
-                                       viewer, lang)
+                                       viewer, lang, **zone_names)
             except Exception:  # noqa: BLE001 - a broken sentence must not break the page
                 text = row.kind
             if not text.strip():

@@ -21,6 +21,7 @@ class SanguoshaConfig(AppConfig):
         register(engine, board_template="sanguosha/board.html",
                  order_form_template="sanguosha/order_fields.html",
                  order_from_post=order_from_post, default_schedule=schedule_for,
+                 schedule_from_settings=True,
                  table_url_name="sanguosha:table",
                  private_checkin_kinds=frozenset({"ask:negate_window", "ask:rescue"}),
                  email_coalesce=True)

@@ -121,5 +121,6 @@ def load(raw: Mapping[str, Any]) -> State:
     return _serialize.load(raw)
 
 
-def describe(event: Event, viewer: int | None, lang: str = "en") -> str:
-    return _describe(event, viewer, lang)
+def describe(event: Event, viewer: int | None, lang: str = "en",
+             zones: Mapping[str, str] | None = None) -> str:
+    return _describe(event, viewer, lang, zones=zones)

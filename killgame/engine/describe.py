@@ -1,12 +1,13 @@
 """Diary sentences (§18.5) in English and Italian for every event kind the engine emits.
 
 Player ids are ``p{seat}`` in real matches; when an id belongs to the viewer the sentence says
-"you". Zone ids become their Italian display names.
+"you". Zone ids become their display names (the rules maps' Italian names, or the names the
+match's own map gives, passed as ``zones``).
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from games.rules import Event
 
@@ -332,11 +333,28 @@ TEXT: dict[str, tuple[Fn, Fn]] = {
 }
 
 
-def describe(event: Event, viewer: int | None, lang: str = "en") -> str:
-    """One plain sentence for a diary line, from ``viewer``'s point of view."""
+#: event fields that hold a zone id
+ZONE_KEYS = ("zone", "from", "to", "next")
+
+
+def describe(event: Event, viewer: int | None, lang: str = "en",
+             zones: Mapping[str, str] | None = None) -> str:
+    """One plain sentence for a diary line, from ``viewer``'s point of view.
+
+    ``zones`` (zone id → name, from the match's map) names the zones of a map the rules do
+    not know (one an admin made); without it only the two rules maps' zones have names.
+
+    >>> describe(Event("start_zone", {"zone": "z1"}, None), 0, zones={"z1": "Old Mill"})
+    'You start in Old Mill.'
+    """
     lang = "it" if lang == "it" else "en"
     fns = TEXT.get(event.kind)
     if fns is None:
         return event.kind
     fn = fns[0] if lang == "en" else fns[1]
-    return fn(dict(event.data), viewer, lang)
+    data = dict(event.data)
+    if zones:
+        for key in ZONE_KEYS:
+            if isinstance(data.get(key), str) and data[key] in zones:
+                data[key] = zones[data[key]]
+    return fn(data, viewer, lang)

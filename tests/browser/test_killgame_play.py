@@ -80,8 +80,7 @@ def test_four_players_play_kill_game_to_the_winner(live_server, browser):
     alice.locator("[name=name]").fill("Island")
     alice.locator("[name=min_players]").fill("4")
     alice.locator("[name=max_players]").fill("4")
-    alice.locator("[name=cfg_min_players]").fill("4")
-    alice.locator("[name=cfg_max_players]").fill("4")
+    assert alice.locator("[name=cfg_min_players]").count() == 0  # asked once (issue #10)
     alice.locator("[name=cfg_map]").select_option("inferno")
     alice.locator("[name=cfg_budget]").fill("400")
     alice.locator("[name=cfg_monster_count]").fill("1")
@@ -92,6 +91,7 @@ def test_four_players_play_kill_game_to_the_winner(live_server, browser):
     alice.wait_for_url(f"{base}/m/*/")
     match = Match.objects.get(name="Island")
     assert match.config["map_data"]["id"] == "inferno"  # snapshotted from the admin tables
+    assert match.config["min_players"] == match.min_players == 4
     assert match.schedule["windows"] == {"tactical": "13:00", "action": "21:30"}
 
     for name in ("bob", "carol", "dave"):

@@ -242,3 +242,18 @@ def test_every_installed_game_can_be_created_with_its_defaults(slug, player_clie
     assert resp.status_code == 302, re.findall(r'class="error"[^>]*>(.*?)<', resp.content.decode())
     match = Match.objects.get(name=f"Real {slug}")
     assert player_client.get(reverse("games:match-detail", args=[match.pk])).status_code == 200
+
+
+def test_hours_per_phase_also_caps_a_check_mode_phase(player_client):
+    """The field is never ignored: in CHECK mode it is the longest a phase stays open."""
+    from datetime import datetime, timedelta, timezone
+
+    from games.services.schedule import deadline_for
+
+    resp = player_client.post(create_url(), _form(phase_hours=6, cfg_timing="check"))
+    assert resp.status_code == 302
+    match = Match.objects.get(name="My guess match")
+    assert match.schedule["check_max_hours"] == 6
+    now = datetime(2026, 7, 1, 9, 0, tzinfo=timezone.utc)
+    assert deadline_for(schedule=match.schedule, timezone_name=match.timezone, kind="guess",
+                        timing="check", now=now) == now + timedelta(hours=6)

@@ -59,7 +59,7 @@ def test_the_match_form_shows_every_setting_with_its_default(admin_client):
 def test_creating_a_match_snapshots_map_prices_and_schedule(admin_client):
     Item.objects.filter(slug="grenade").update(price=90)
     resp = admin_client.post(reverse("admin:killgame_killgamematch_add"),
-                             _post_data(game_map="inferno", cfg_monster_count="3",
+                             _post_data(cfg_map="inferno", cfg_monster_count="3",
                                         bots_enabled="on"))
     assert resp.status_code == 302, resp.content.decode()[:3000]
     match = Match.objects.get(name="Admin match")
@@ -77,7 +77,7 @@ def test_creating_a_match_snapshots_map_prices_and_schedule(admin_client):
 
 def test_check_mode_and_bad_settings_are_validated_by_the_engine(admin_client):
     url = reverse("admin:killgame_killgamematch_add")
-    resp = admin_client.post(url, _post_data(schedule_mode="check", name="Check match"))
+    resp = admin_client.post(url, _post_data(cfg_check_enabled="check", name="Check match"))
     assert resp.status_code == 302
     assert Match.objects.get(name="Check match").config["check_enabled"] is True
     resp = admin_client.post(url, _post_data(cfg_tactical_opens_at="25:99", name="Bad"))
