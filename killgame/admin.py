@@ -105,8 +105,9 @@ class _KillGameMatchFormBase(forms.ModelForm):
     class Meta:
         model = KillGameMatch
         fields = ["name", "min_players", "max_players", "timezone", "is_private", "starts_at",
-                  "bots_enabled"]
-        labels = {"bots_enabled": "Bots play for absent players"}
+                  "bots_enabled", "early_close"]
+        labels = {"bots_enabled": "Bots play for absent players",
+                  "early_close": "Close a phase early once everyone has checked in"}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -179,7 +180,7 @@ class KillGameMatchAdmin(admin.ModelAdmin):
         groups = {
             "Players and map": ["name", "min_players", "max_players", "cfg_map", "cfg_mode",
                                 "cfg_team_count", "is_private", "starts_at", "bots_enabled"],
-            "Schedule": ["cfg_check_enabled", "timezone", "cfg_tactical_opens_at",
+            "Schedule": ["cfg_check_enabled", "early_close", "timezone", "cfg_tactical_opens_at",
                          "cfg_action_opens_at"],
         }
         shown = {f for fields in groups.values() for f in fields}
@@ -220,7 +221,8 @@ class KillGameMatchAdmin(admin.ModelAdmin):
                 config=data["config"], min_players=data.get("min_players"),
                 max_players=data.get("max_players"), timezone=data.get("timezone") or None,
                 schedule=data["schedule"], is_private=data.get("is_private", False),
-                starts_at=data.get("starts_at"), bots_enabled=data.get("bots_enabled", False))
+                starts_at=data.get("starts_at"), bots_enabled=data.get("bots_enabled", False),
+                early_close=data.get("early_close", True))
         except ApplicationError as exc:
             messages.error(request, exc.message)
             raise

@@ -111,7 +111,8 @@ def _non_default(spec: Any) -> Any:
 
 def _post_every_setting() -> tuple[dict[str, str], dict[str, Any]]:
     data = {"name": "Every setting", "min_players": "7", "max_players": "12",
-            "timezone": "America/New_York", "is_private": "on", "bots_enabled": "on"}
+            "timezone": "America/New_York", "is_private": "on", "bots_enabled": "on",
+            "starts_at": "2099-05-01T10:00"}  # early_close unticked: on by default
     expected: dict[str, Any] = {"min_players": 7, "max_players": 12,
                                 "timezone": "America/New_York"}
     for spec in engine.config_schema():
@@ -137,7 +138,8 @@ def _assert_every_setting_reached(match: Match, expected: dict[str, Any]) -> Non
     assert match.config["map_data"]["id"] == "isola"
     assert (match.min_players, match.max_players) == (7, 12)
     assert match.timezone == "America/New_York"
-    assert match.is_private and match.bots_enabled
+    assert match.is_private and match.bots_enabled and not match.early_close
+    assert match.starts_at is not None and match.starts_at.year == 2099
     assert match.schedule["windows"] == {"tactical": "12:15", "action": "20:45"}
 
 
@@ -156,6 +158,8 @@ def test_every_lobby_setting_reaches_the_match():
 def test_every_admin_setting_reaches_the_match(boss):
     _own_map()
     data, expected = _post_every_setting()
+    day, time = data.pop("starts_at").split("T")  # the admin splits date and time
+    data.update({"starts_at_0": day, "starts_at_1": time})
     resp = boss.post(_admin_url(), data)
     assert resp.status_code == 302, re.findall(r'errorlist[^>]*>(.*?)</ul>', resp.content.decode())
     _assert_every_setting_reached(Match.objects.get(name="Every setting"), expected)
