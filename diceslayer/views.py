@@ -208,8 +208,7 @@ def board(request: HttpRequest, match_id: int) -> HttpResponse:
     ``?v=<version>`` a poll (204 when nothing changed)."""
     match = _get_match_for_user(request, match_id)
     hint, patterns = _flags(request)
-    seen = parse_int(request.GET.get("v"))
-    if seen is not None and seen == match.version and not (hint or patterns):
+    if not (hint or patterns) and game_pages.poll_unchanged(request, match):
         return HttpResponse(status=204)
     return _board(request, match, hint=hint, patterns=patterns)
 

@@ -212,7 +212,9 @@ def _phase_json(phase: Phase | None, seat: Seat | None) -> dict[str, Any] | None
 
 def _match_json(match: Match, seat: Seat | None) -> dict[str, Any]:
     return {"id": match.pk, "name": match.name, "game": match.game, "status": match.status,
-            "version": match.version, "is_private": match.is_private,
+            "version": match.version,
+            "seat_version": seat.version if seat is not None else None,
+            "is_private": match.is_private,
             "timezone": match.timezone, "seat": seat.number if seat is not None else None,
             "url": reverse("games:match-detail", args=[match.pk])}
 
@@ -273,32 +275,39 @@ def diary(request: HttpRequest, match_id: str) -> JsonResponse:
 @api_view(("POST",))
 @refusals
 def order_submit_view(request: HttpRequest, match_id: str) -> JsonResponse:
-    """Body ``{"order": {...}, "phase_id": 12, "version": 34}`` (the last two optional:
-    send them to be refused when the phase has moved on)."""
+    """Body ``{"order": {...}, "phase_id": 12, "version": 34, "seat_version": 5}`` (the
+    last three optional: send them to be refused when the phase, or what this seat saw,
+    has moved on; another seat's private order never makes them stale)."""
     match = _match_for(request, match_id)
     seat = _seat_for(request, match)
-    data = _body(request, frozenset({"order", "phase_id", "version"}))
+    data = _body(request, frozenset({"order", "phase_id", "version", "seat_version"}))
     order = data.get("order")
     if not isinstance(order, dict):
         return error(400, "INVALID", "order must be a JSON object.", field="order")
     order_row = order_submit(match=match, seat=seat, payload=order,
                              phase_id=_optional_int(data, "phase_id"),
-                             version=_optional_int(data, "version"))
+                             version=_optional_int(data, "version"),
+                             seat_version=_optional_int(data, "seat_version"))
     match.refresh_from_db(fields=["version"])
+    seat.refresh_from_db(fields=["version"])
     return ok(order={"id": getattr(order_row, "pk", None), "phase_id": getattr(order_row, "phase_id", None)},
-              version=match.version)
+              version=match.version, seat_version=seat.version)
 
 
 @api_view(("POST",))
 @refusals
 def checkin(request: HttpRequest, match_id: str) -> JsonResponse:
-    """Body ``{"phase_id": 12}`` (optional): I am done for this phase."""
+    """Body ``{"phase_id": 12, "version": 34, "seat_version": 5}`` (all optional): I am
+    done for this phase."""
     match = _match_for(request, match_id)
     seat = _seat_for(request, match)
-    data = _body(request, frozenset({"phase_id"}))
-    seat_checkin(match=match, seat=seat, phase_id=_optional_int(data, "phase_id"))
+    data = _body(request, frozenset({"phase_id", "version", "seat_version"}))
+    seat_checkin(match=match, seat=seat, phase_id=_optional_int(data, "phase_id"),
+                 version=_optional_int(data, "version"),
+                 seat_version=_optional_int(data, "seat_version"))
     match.refresh_from_db(fields=["version"])
-    return ok(checked_in=True, version=match.version)
+    seat.refresh_from_db(fields=["version"])
+    return ok(checked_in=True, version=match.version, seat_version=seat.version)
 
 
 @api_view(("POST",))
@@ -310,5 +319,6 @@ def checkin_withdraw(request: HttpRequest, match_id: str) -> JsonResponse:
     data = _body(request, frozenset({"phase_id"}))
     seat_checkin_withdraw(match=match, seat=seat, phase_id=_optional_int(data, "phase_id"))
     match.refresh_from_db(fields=["version"])
-    return ok(checked_in=False, version=match.version)
+    seat.refresh_from_db(fields=["version"])
+    return ok(checked_in=False, version=match.version, seat_version=seat.version)
 

@@ -222,13 +222,15 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
 
 def _match_page(request: HttpRequest, match: Match, *, status: int = 200,
                 error: str | None = None, order_form: Any = None,
-                order_error: str | None = None) -> HttpResponse:
+                order_error: str | None = None,
+                checkin_error: str | None = None) -> HttpResponse:
     """Render the whole match page (also for a refused action, with its message); an
     htmx action gets the fragments instead (games/fragments/action.html)."""
     if request.method == "POST" and getattr(request, "htmx", False):
         match = Match.objects.get(pk=match.pk)  # the action may have changed it
     ctx = pages.match_context(request, match, order_form=order_form, order_error=order_error)
     ctx["action_error"] = error
+    ctx["checkin_error"] = checkin_error  # shown next to the check-in button
     if request.method == "POST" and getattr(request, "htmx", False):
         return render(request, "games/fragments/action.html", ctx, status=status)
     return render(request, "games/match_detail.html", ctx, status=status)
@@ -256,8 +258,7 @@ def match_poll(request: HttpRequest, match_id: int) -> HttpResponse:
             return HttpResponse(status=200, headers={"HX-Redirect": login})
         return redirect_to_login(request.get_full_path())
     match = _get_match_for_user(request, match_id)
-    seen = parse_int(request.GET.get("v"))
-    if seen is not None and seen == match.version:
+    if pages.poll_unchanged(request, match):
         return HttpResponse(status=204)
     ctx = pages.match_context(request, match)
     seen_phase = parse_int(request.GET.get("p"))
@@ -312,6 +313,7 @@ def order_submit_view(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         phase_id = _hidden_int(request, "phase_id")
         version = _hidden_int(request, "version")
+        seat_version = _hidden_int(request, "seat_version")
     except _DamagedForm as exc:
         return _match_page(request, match, status=400, order_error=str(exc))
     form = None
@@ -323,7 +325,7 @@ def order_submit_view(request: HttpRequest, match_id: int) -> HttpResponse:
                            order_error=exc.message)
     try:
         order_submit(match=match, seat=seat, payload=payload, phase_id=phase_id,
-                     version=version)
+                     version=version, seat_version=seat_version)
     except ApplicationError as exc:
         form = OrderForm(request.POST) if not pages.has_custom_order_form(match.game) else None
         return _match_page(request, match, status=exc.client_status, order_form=form,
@@ -339,11 +341,13 @@ def checkin_view(request: HttpRequest, match_id: int) -> HttpResponse:
     if refused:
         return refused
     try:
-        seat_checkin(match=match, seat=seat, phase_id=_hidden_int(request, "phase_id"))
+        seat_checkin(match=match, seat=seat, phase_id=_hidden_int(request, "phase_id"),
+                     version=_hidden_int(request, "version"),
+                     seat_version=_hidden_int(request, "seat_version"))
     except _DamagedForm as exc:
-        return _match_page(request, match, status=400, error=str(exc))
+        return _match_page(request, match, status=400, checkin_error=str(exc))
     except ApplicationError as exc:
-        return _match_page(request, match, status=exc.client_status, error=exc.message)
+        return _match_page(request, match, status=exc.client_status, checkin_error=exc.message)
     return _action_done(request, match, CHECKED_IN)
 
 
@@ -357,8 +361,8 @@ def checkin_withdraw_view(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         seat_checkin_withdraw(match=match, seat=seat, phase_id=_hidden_int(request, "phase_id"))
     except _DamagedForm as exc:
-        return _match_page(request, match, status=400, error=str(exc))
+        return _match_page(request, match, status=400, checkin_error=str(exc))
     except ApplicationError as exc:
-        return _match_page(request, match, status=exc.client_status, error=exc.message)
+        return _match_page(request, match, status=exc.client_status, checkin_error=exc.message)
     return _action_done(request, match, CHECKIN_WITHDRAWN)
 

@@ -79,7 +79,7 @@ def order(request: HttpRequest, match_id: int) -> HttpResponse:
     if seat is None:
         return _page(request, match, status=403, errors={"kind": NOT_A_PLAYER})
     hidden: dict[str, int | None] = {}
-    for name in ("phase_id", "version"):
+    for name in ("phase_id", "version", "seat_version"):
         raw = request.POST.get(name, "").strip()
         hidden[name] = parse_int(raw) if raw else None
         if raw and hidden[name] is None:
@@ -91,12 +91,13 @@ def order(request: HttpRequest, match_id: int) -> HttpResponse:
         return _page(request, match, status=400, errors={exc.control: str(exc)})
     try:
         order_submit(match=match, seat=seat, payload=payload, phase_id=hidden["phase_id"],
-                     version=hidden["version"])
+                     version=hidden["version"], seat_version=hidden["seat_version"])
     except ApplicationError as exc:
         control = pages.error_control(payload, exc.field)
         if exc.code in ("STALE_VERSION", "STALE_PHASE", "MATCH_PAUSED", "MATCH_OVER",
                         "NO_OPEN_PHASE", "NOT_AWAITED", "ALREADY_CHECKED"):
-            control = "kind"
+            # next to the pressed button (its own control), not at the top of the form
+            control = pages.error_control(payload, None)
         elif payload.get("type") == "withdraw" and exc.code == "NO_EFFECT":
             control = "withdraw"  # the slot is empty: it has no button to stand next to
         return _page(request, match, status=exc.client_status, errors={control: exc.message})

@@ -126,8 +126,7 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
 def table_poll(request: HttpRequest, match_id: int) -> HttpResponse:
     """``?v=<version>``: 204 while the match is unchanged, else the table fragment."""
     match = _get_table(request, match_id)
-    seen = parse_int(request.GET.get("v"))
-    if seen is not None and seen == match.version:
+    if game_pages.poll_unchanged(request, match):  # public version + own seat version
         return HttpResponse(status=204)
     return _render_table(request, match, fragment=True)
 

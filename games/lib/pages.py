@@ -246,6 +246,7 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
                                                              args=[match.pk]),
         "own_diary": bool(extras.get("own_diary")),
         "history": history, "counts": counts, "checked_in": checked_in, "awaited": awaited,
+        "checkin_rows": (counts or {}).get("checked_in") or 0,
         "can_order": bool(running and phase and seat is not None and awaited and not checked_in),
         "can_checkin": bool(running and phase and seat is not None and awaited and not checked_in),
         "can_withdraw": bool(running and phase and seat is not None and checked_in
@@ -285,6 +286,35 @@ def diary_window(request: HttpRequest, phase: Phase | None,
     older = sorted((t for t in turns if t < latest), reverse=True)
     return {"q": q, "latest": latest, "older": [t for t in older if t != asked],
             "asked": asked}
+
+
+def checkin_rows(phase: Phase | None) -> int:
+    """The "N of M checked in" N (0 without a phase or for a secret awaited set): the
+    poll's third number, so that line follows check-ins, which bump no public version
+    (they must not make anybody else's page stale)."""
+    return (checkin_summary(phase)["checked_in"] or 0) if phase is not None else 0
+
+
+def poll_unchanged(request: HttpRequest, match: Match) -> bool:
+    """A poll's ``?v=<public version>&s=<seat version>&c=<check-in rows>`` still holds
+    (``s`` and ``c`` are checked only when sent): answer 204. Another seat's private order
+    moves none of them."""
+    from games.forms import parse_int
+
+    seen = parse_int(request.GET.get("v"))
+    if seen is None or seen != match.version:
+        return False
+    seen_seat = parse_int(request.GET.get("s"))
+    if seen_seat is not None:
+        seat = seat_of(match, request.user)
+        if seen_seat != (seat.version if seat is not None else 0):
+            return False
+    seen_rows = parse_int(request.GET.get("c"))
+    if seen_rows is not None:
+        phase = selectors.current_phase(match) if match.status in LIVE_STATUSES else None
+        if seen_rows != checkin_rows(phase):
+            return False
+    return True
 
 
 def diary_lines(request: HttpRequest, match: Match, seat_number: int | None,

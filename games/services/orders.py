@@ -16,12 +16,12 @@ from games.models import CheckIn, Match, Order, Seat
 from games.registry import get_rules
 from games.rules import IllegalOrder, InvalidOrder, RulesError
 from games.services.diary import diary_append
+from games.services.versions import STALE_VERSION, change_audience, require_fresh, versions_bump  # noqa: F401
 from games.services.seats import (NOT_AWAITED, checkin_locked, phase_all_checked_in,
                                   phase_mark_ready, require_open_phase, require_seat)
 
 ORDER_NOT_OBJECT = "An order must be a JSON object."
 ALREADY_CHECKED = "You already checked in: your orders are locked for this phase."
-STALE_VERSION = "The match has changed since you loaded it; reload and try again."
 
 
 def rules_error_to_application(exc: RulesError) -> ApplicationError:
@@ -32,15 +32,18 @@ def rules_error_to_application(exc: RulesError) -> ApplicationError:
 
 
 def order_submit(*, match: Match, seat: Seat, payload: Any, phase_id: int | None = None,
-                 version: int | None = None, now: datetime | None = None) -> Order:
+                 version: int | None = None, seat_version: int | None = None,
+                 now: datetime | None = None) -> Order:
     """Accept one order of ``seat`` in the open phase.
 
     1. Lock the match row (orders of one match are serialised; the closer waits for us).
-    2. Refuse: a paused/finished/unstarted match, no open phase, a stale ``phase_id`` or
-       ``version`` (the client saw an older page), a removed or foreign seat, a seat not
-       awaited, a seat that already checked in.
+    2. Refuse: a paused/finished/unstarted match, no open phase, a stale ``phase_id``,
+       ``version`` (public) or ``seat_version`` (what this seat saw changed), a removed or
+       foreign seat, a seat not awaited, a seat that already checked in.
     3. ``engine.submit`` (InvalidOrder → 400, IllegalOrder → 422); store the new state,
-       ``Match.version += 1``, the Submitted events as diary rows, the Order row.
+       bump the versions of the readers who see a change (``games.services.versions``:
+       a private order bumps only its own seat's), the Submitted events as diary rows,
+       the Order row.
     4. ``Submitted.done`` checks the seat in (which may close the phase at once).
     """
     now = now or timezone_now()
@@ -49,21 +52,25 @@ def order_submit(*, match: Match, seat: Seat, payload: Any, phase_id: int | None
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
         phase = require_open_phase(locked, phase_id)
-        if version is not None and int(version) != locked.version:
-            raise ApplicationError(STALE_VERSION, code="STALE_VERSION", status=409,
-                                   details={"version": locked.version})
         fresh = require_seat(locked, seat)
+        require_fresh(match=locked, seat=fresh, version=version, seat_version=seat_version)
         if fresh.number not in phase.awaited:
             raise ApplicationError(NOT_AWAITED, code="NOT_AWAITED", status=409)
         if CheckIn.objects.filter(phase=phase, seat=fresh).exists():
             raise ApplicationError(ALREADY_CHECKED, code="ALREADY_CHECKED", status=409)
         engine = get_rules(locked.game)
+        before = engine.load(locked.state)
         try:
-            result = engine.submit(engine.load(locked.state), fresh.number, payload)
+            result = engine.submit(before, fresh.number, payload)
         except RulesError as exc:
             raise rules_error_to_application(exc) from exc
         locked.state = engine.dump(result.state)
-        locked.version += 1
+        touched = change_audience(
+            engine=engine, before=before, after=result.state, events=result.events,
+            seat_numbers=Seat.objects.filter(match=locked, number__isnull=False)
+            .exclude(pk=fresh.pk).values_list("number", flat=True))
+        touched.seats.add(fresh.number)
+        versions_bump(match=locked, touched=touched)
         diary_append(match=locked, phase=phase, events=result.events)
         locked.save(update_fields=["state", "version", "diary_seq"])
         order = Order.objects.create(phase=phase, seat=fresh, payload=payload)

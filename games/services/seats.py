@@ -16,6 +16,7 @@ from django.utils.timezone import now as timezone_now
 from games.exceptions import ApplicationError
 from games.lib.oncommit import enqueue_on_commit
 from games.models import CheckIn, DirectorAction, Match, Phase, Seat
+from games.services.versions import require_fresh, seat_version_bump
 from games.selectors import checked_in_numbers as checked_in_numbers
 from games.selectors import phase_all_checked_in as phase_all_checked_in
 from games.selectors import seat_is_checked_in as seat_is_checked_in
@@ -79,21 +80,25 @@ def checkin_locked(*, match: Match, phase: Phase, seat: Seat, now: datetime) -> 
     checkin, created = CheckIn.objects.get_or_create(phase=phase, seat=seat)
     if created:
         Seat.objects.filter(pk=seat.pk).update(last_checkin_at=now, next_nag_at=None)
-        match.version += 1
-        match.save(update_fields=["version"])
+        # only this seat's version: another seat's check-in never makes my page stale
+        seat_version_bump(seat)
         if phase.close_when_all_checked_in and phase_all_checked_in(phase):
             phase_mark_ready(phase, now=now)
     return checkin
 
 
 def seat_checkin(*, match: Match, seat: Seat, phase_id: int | None = None,
+                 version: int | None = None, seat_version: int | None = None,
                  now: datetime | None = None) -> CheckIn:
-    """The seat declares itself done for the open phase (idempotent)."""
+    """The seat declares itself done for the open phase (idempotent); with ``version`` /
+    ``seat_version`` refused as stale when what this seat saw changed."""
     now = now or timezone_now()
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
         phase = require_open_phase(locked, phase_id)
         fresh = require_seat(locked, seat)
+        if not CheckIn.objects.filter(phase=phase, seat=fresh).exists():
+            require_fresh(match=locked, seat=fresh, version=version, seat_version=seat_version)
         if fresh.number not in phase.awaited:
             raise ApplicationError(NOT_AWAITED, code="NOT_AWAITED", status=409)
         return checkin_locked(match=locked, phase=phase, seat=fresh, now=now)
@@ -111,8 +116,7 @@ def seat_checkin_withdraw(*, match: Match, seat: Seat, phase_id: int | None = No
         if not deleted:
             raise ApplicationError(NOT_CHECKED_IN, code="NOT_CHECKED_IN", status=409)
         Phase.objects.filter(pk=phase.pk).update(ready_at=None)  # no longer complete
-        locked.version += 1
-        locked.save(update_fields=["version"])
+        seat_version_bump(fresh)
         seat_nags_schedule(phase=phase)
 
 

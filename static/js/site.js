@@ -45,3 +45,25 @@ document.addEventListener("change", function (event) {
   var el = event.target;
   if (el && el.form && el.hasAttribute && el.hasAttribute("data-autosubmit")) el.form.submit();
 });
+
+
+/* A refusal (an element marked data-reveal: the message next to the control that was
+   pressed) is scrolled into view and focused after a page load or an htmx swap, so on a
+   phone it is not 1,400 px away from the button. */
+(function () {
+  "use strict";
+  function reveal() {
+    var el = document.querySelector("[data-reveal]");
+    if (!el) return;
+    el.removeAttribute("data-reveal");
+    el.setAttribute("tabindex", "-1");
+    el.scrollIntoView({block: "center"});
+    if (el.focus) el.focus({preventScroll: true});
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    reveal();
+    var later = function () { setTimeout(reveal, 0); };
+    document.body.addEventListener("htmx:afterSettle", later);
+    document.body.addEventListener("htmx:oobAfterSwap", later);
+  });
+})();

@@ -170,11 +170,15 @@ def test_poll_is_204_when_unchanged_and_fragments_when_changed(running_match, pl
     running_match.refresh_from_db()
     url = reverse("games:match-poll", args=[running_match.pk])
     phase = open_phase(running_match)
-    resp = player2_client.get(url, {"v": running_match.version, "p": phase.pk, "o": 1})
+    seen = {"v": running_match.version, "s": 0, "c": 0, "p": phase.pk, "o": 1}
+    resp = player2_client.get(url, seen)
     assert resp.status_code == 204 and resp.content == b""
     seat_checkin(match=running_match, seat=seat_of(running_match, player))
-    resp = player2_client.get(url, {"v": running_match.version, "p": phase.pk, "o": 1},
-                              HTTP_HX_REQUEST="true")
+    # another seat's check-in bumps no public version (it must not make my page stale),
+    # but the poll's check-in count ("c") brings the "N of M checked in" line up to date
+    running_match.refresh_from_db()
+    assert running_match.version == seen["v"]
+    resp = player2_client.get(url, seen, HTTP_HX_REQUEST="true")
     assert resp.status_code == 200
     body = resp.content.decode()
     running_match.refresh_from_db()
@@ -335,8 +339,9 @@ def test_htmx_actions_answer_with_fragments(running_match, player_client):
     resp = player_client.post(reverse("games:checkin", args=[running_match.pk]),
                               {"phase_id": phase.pk + 1000}, **hx)
     assert resp.status_code == 409
-    assert 'id="action-error"' in resp.content.decode()
-    assert "phase has changed" in resp.content.decode()
+    # the refusal stands next to the check-in control, inside the phase fragment
+    section = resp.content.decode().split('id="phase-status"', 1)[1].split("</section>", 1)[0]
+    assert 'id="checkin-error"' in section and "phase has changed" in section
 
 
 def test_pages_follow_the_profile_language(running_match, player, player_client):
