@@ -299,7 +299,6 @@ def poll_unchanged(request: HttpRequest, match: Match) -> bool:
     """A poll's ``?v=<public version>&s=<seat version>&c=<check-in rows>`` still holds
     (``s`` and ``c`` are checked only when sent): answer 204. Another seat's private order
     moves none of them."""
-    from games.forms import parse_int
 
     seen = parse_int(request.GET.get("v"))
     if seen is None or seen != match.version:
