@@ -1,9 +1,11 @@
-"""Every user has a Profile from the moment it exists."""
+"""Every user has a Profile from the moment it exists; a saved profile drops its cached
+display preferences."""
 
 from __future__ import annotations
 
 from django.conf import settings
-from django.db.models.signals import post_save
+from django.core.cache import cache
+from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from accounts.models import Profile
@@ -13,3 +15,14 @@ from accounts.models import Profile
 def profile_for_new_user(sender, instance, created, **kwargs):
     if created:
         Profile.objects.get_or_create(user=instance)
+
+
+@receiver([post_save, post_delete], sender=Profile)
+def profile_prefs_forget(sender, instance, **kwargs):
+    """A changed time zone or language shows on the next request (the middleware's cache)."""
+    from accounts.middleware import prefs_key
+
+    try:
+        cache.delete(prefs_key(instance.user_id))
+    except Exception:  # noqa: BLE001 - the cache is an accelerator
+        pass

@@ -223,6 +223,8 @@ class DiaryEntry(models.Model):
         ordering = ["match", "seq"]
         verbose_name_plural = "diary entries"
         constraints = [models.UniqueConstraint(fields=["match", "seq"], name="diary_unique_seq")]
+        # a page reads one match's latest turn(s), not every row of the match
+        indexes = [models.Index(fields=["match", "turn", "seq"], name="diary_match_turn")]
 
     @staticmethod
     def audience_for(visible_to) -> str:

@@ -38,6 +38,9 @@ GENERIC_ORDER_FORM = "games/fragments/order_form_generic.html"
 LIVE_STATUSES = (Match.Status.RUNNING, Match.Status.PAUSED)
 HISTORY_LIMIT = 100
 DIARY_PARAM = "diary"
+#: the large JSON columns a list never shows: not read, not decoded (a lobby of 100
+#: running matches spent most of its time decoding them)
+LIST_DEFERRED = ("state", "config")
 ORDER_FORM_INVALID = _("This order form is not valid.")
 
 
@@ -89,7 +92,7 @@ def has_custom_order_form(slug: str) -> bool:
 def lobby_matches(*, user: Any, game: str | None, status: str) -> list[Match]:
     """Public matches for the lobby, with ``players`` counted and ``joined`` for the user,
     in one query whatever the number of players."""
-    qs = Match.objects.filter(is_private=False)
+    qs = Match.objects.filter(is_private=False).defer(*LIST_DEFERRED)
     if status != "all":
         qs = qs.filter(status=status)
     if game:
@@ -125,7 +128,8 @@ class MyMatch:
 def my_matches(user: Any, *, include_finished: bool = True) -> list[MyMatch]:
     """The user's seats with their match, open phase and check-in, in three queries."""
     seats = list(Seat.objects.filter(user=user, removed_at__isnull=True)
-                 .select_related("match").order_by("-match__created_at"))
+                 .select_related("match").defer(*(f"match__{f}" for f in LIST_DEFERRED))
+                 .order_by("-match__created_at"))
     if not include_finished:
         seats = [s for s in seats if s.match.status != Match.Status.FINISHED]
     match_ids = [s.match_id for s in seats]
