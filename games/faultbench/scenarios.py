@@ -331,6 +331,8 @@ def smtp_hang(stack: Stack, procs: Processes) -> dict[str, Any]:
     emails are being sent; another phase falls due meanwhile: it must close on time
     (``clock_delay_s`` ≤ 10 s, the clock has its own queue and workers); after the
     server is back every email arrives once."""
+    from games.models import Notification
+
     hang_s = 15
     matches = make_matches("hang", n=2)
     first, second = matches
@@ -338,7 +340,9 @@ def smtp_hang(stack: Stack, procs: Processes) -> dict[str, Any]:
     hung_at = time.monotonic()
     try:
         due_now([first])
-        time.sleep(2)  # the mail worker is now stuck on the server
+        rows = Notification.objects.filter(match=first)
+        # the mail worker took the first close's emails and is now stuck on the server
+        stuck = _wait(lambda: rows.exists() and not rows.filter(attempts=0).exists(), 20)
         due_at = due_now([second], timezone_now() + timedelta(seconds=2))
         phase = first_phase(second)
         _wait(lambda: all_closed([phase]), 30)
@@ -347,11 +351,11 @@ def smtp_hang(stack: Stack, procs: Processes) -> dict[str, Any]:
         time.sleep(max(0.0, hang_s - (time.monotonic() - hung_at)))
     finally:
         stack.smtp_resume()
-    result = {"name": "smtp_hang", "hang_s": hang_s,
+    result = {"name": "smtp_hang", "hang_s": hang_s, "mail_worker_stuck": stuck,
               "clock_delay_s": round(delay, 2) if delay is not None else None,
               **close_counts(matches)}
     result.update(email_counts(stack, matches, 150))
-    return verdict(result, delay is not None and delay <= CLOCK_BOUND_S)
+    return verdict(result, stuck, delay is not None and delay <= CLOCK_BOUND_S)
 
 
 def _session_cookie(user) -> str:

@@ -90,7 +90,7 @@ class Stack:
             "CELERY_BROKER_URL": self.redis_url,
             "CELERY_TASK_ALWAYS_EAGER": "false",
             "CELERY_BEAT_SWEEP_SECONDS": "1",
-            "BEAT_LOCK_TTL_SECONDS": "5",
+            "BEAT_LOCK_TTL_SECONDS": "8",
             "EMAIL_URL": f"smtp://127.0.0.1:{self.smtp_port}",
             "EMAIL_CLAIM_SECONDS": "20",
             "PBW_DEV_GAMES": "tests.games.guessgame",
