@@ -23,7 +23,10 @@ def timezone_choices() -> list[tuple[str, str]]:
 
 
 class SignupForm(UserCreationForm):
-    """Username, email and password (twice), checked by Django's password validators."""
+    """Username, email and password (twice), checked by Django's password validators.
+
+    It never says that a name or an address is taken (``accounts.verification``: the email
+    does): no uniqueness errors here."""
 
     email = forms.EmailField(required=True, help_text=_("For phase emails and password resets."))
 
@@ -31,11 +34,14 @@ class SignupForm(UserCreationForm):
         model = get_user_model()
         fields = ("username", "email")
 
+    def clean_username(self) -> str:
+        return self.cleaned_data["username"]  # not "A user with that username already exists"
+
     def clean_email(self) -> str:
-        email = self.cleaned_data["email"].strip()
-        if get_user_model().objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError(_("An account with this email already exists."))
-        return email
+        return self.cleaned_data["email"].strip()
+
+    def validate_unique(self) -> None:
+        """Uniqueness is settled by ``signup_submit``, out of sight."""
 
 
 EMAIL_MODE_LABELS = {

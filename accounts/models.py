@@ -28,6 +28,10 @@ class Profile(models.Model):
         default=True, help_text="Email me messages other players send me (set apart from "
                                 "phase emails).")
     digest_last_sent_at = models.DateTimeField(null=True, blank=True)
+    email_verified_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the address was confirmed through the emailed "
+                                         "link (needed to join matches when "
+                                         "ACCOUNT_EMAIL_VERIFICATION is on).")
 
     def __str__(self) -> str:
         return f"profile of {self.user}"

@@ -13,6 +13,9 @@ from accounts import views
 app_name = "accounts"
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
+    path("signup/sent/", views.signup_done, name="signup-done"),
+    path("verify/<str:uidb64>/<str:token>/", views.verify_email, name="verify-email"),
+    path("verify/resend/", views.verify_email_resend, name="verify-email-resend"),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/change/", auth_views.PasswordChangeView.as_view(

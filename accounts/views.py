@@ -7,18 +7,19 @@ that sends the email (``games.unsubscribe``): ``accounts`` imports nothing of ``
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlsafe_base64_decode
 from django.utils.timezone import now as timezone_now
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts import throttle
+from accounts import throttle, verification
 from accounts.forms import ApiTokenForm, ProfileForm, SignupForm
 from accounts.models import ApiToken, Profile
 
@@ -58,7 +59,8 @@ class PasswordResetView(auth_views.PasswordResetView):
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account and log in at once; then back to ``next`` or the lobby."""
+    """Sign up; always answers "check your email" (``accounts.verification``): the email
+    holds the confirmation link, or says the address or the name is taken."""
     if request.user.is_authenticated:
         return redirect("games:lobby")
     if request.method == "POST":
@@ -67,13 +69,52 @@ def signup(request: HttpRequest) -> HttpResponse:
             return throttle.too_many(request, wait)
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.get_username()}!")
-        return redirect(_safe_next(request) or "games:lobby")
+        verification.signup_submit(username=form.cleaned_data["username"],
+                                   email=form.cleaned_data["email"],
+                                   password=form.cleaned_data["password1"], form=form,
+                                   next_url=_safe_next(request))
+        return redirect("accounts:signup-done")
     status = 400 if request.method == "POST" else 200
     return render(request, "registration/signup.html",
                   {"form": form, "next": _safe_next(request) or ""}, status=status)
+
+
+@require_GET
+def signup_done(request: HttpRequest) -> HttpResponse:
+    return render(request, "registration/signup_done.html")
+
+
+@require_GET
+def verify_email(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
+    """The emailed link: confirm the address, log in, go on to ``next`` or the lobby."""
+    try:
+        user_id = int(urlsafe_base64_decode(uidb64).decode())
+    except (ValueError, UnicodeDecodeError, OverflowError):
+        user_id = None
+    user = get_user_model().objects.filter(pk=user_id).first() if user_id else None
+    if user is None or not user.is_active or \
+            not verification.email_verification_token.check_token(user, token):
+        return render(request, "registration/verify_failed.html", status=400)
+    verification.mark_verified(user)
+    if not request.user.is_authenticated:
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    messages.success(request, _("Welcome, %(name)s! Your address is confirmed.")
+                     % {"name": user.get_username()})
+    return redirect(_safe_next(request) or "games:lobby")
+
+
+@login_required
+@require_POST
+def verify_email_resend(request: HttpRequest) -> HttpResponse:
+    """Send the confirmation link again (as often as password-reset emails)."""
+    wait = throttle.retry_after(request, "password_reset_email",
+                                throttle.email_key(request.user.email))
+    if wait is not None:
+        return throttle.too_many(request, wait)
+    verification.send_verification(request.user)
+    messages.success(request, _("We sent the link again to %(email)s.")
+                     % {"email": request.user.email})
+    return redirect("accounts:profile")
 
 
 def _profile_page(request: HttpRequest, *, form: ProfileForm | None = None,
@@ -83,7 +124,9 @@ def _profile_page(request: HttpRequest, *, form: ProfileForm | None = None,
     tokens = ApiToken.objects.filter(user=request.user, revoked_at__isnull=True)
     response = render(request, "accounts/profile.html", {
         "form": form or ProfileForm(instance=prof), "token_form": token_form or ApiTokenForm(),
-        "tokens": tokens, "new_token": new_token, "now": timezone_now()}, status=status)
+        "tokens": tokens, "new_token": new_token, "now": timezone_now(),
+        "email_verified": prof.email_verified_at is not None,
+        "verification_required": settings.ACCOUNT_EMAIL_VERIFICATION}, status=status)
     if new_token is not None:  # the raw key is on this page only: keep it out of caches
         response["Cache-Control"] = "no-store"
     return response

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.timezone import now as timezone_now
 
+from accounts.verification import is_verified
 from games.exceptions import ApplicationError
 from games.models import DirectorAction, Match, Seat
 from games.services import notifications
@@ -89,7 +90,7 @@ def takeover_claim(*, seat: Seat, user, now: datetime | None = None) -> Seat:
         if record is None or record.takeover_open_since is None:
             raise ApplicationError("That seat is not open for a new player.", code="NOT_OPEN",
                                    status=409)
-        if getattr(getattr(user, "profile", None), "email_verified", True) is False:
+        if not is_verified(user):  # ACCOUNT_EMAIL_VERIFICATION (accounts/verification.py)
             raise ApplicationError("Verify your email address first.", code="UNVERIFIED",
                                    status=403)
         leaver = seat.user

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.timezone import now as timezone_now
 
+from accounts.verification import is_verified
 from games import signals
 from games.exceptions import ApplicationError
 from games.models import DirectorAction, Match, Phase, Seat, Snapshot
@@ -29,6 +30,8 @@ DEFAULT_SCHEDULE = {"mode": "duration", "hours": 24}
 MATCH_NOT_FORMING = "The match is no longer taking players."
 MATCH_FULL = "The match is full."
 ALREADY_JOINED = "You already have a seat in this match."
+EMAIL_UNVERIFIED = ("Confirm your email address first: follow the link we emailed you (your "
+                    "profile page sends it again).")
 BAD_INVITE = "This match is private: you need its invite link."
 NOT_JOINED = "You have no seat in this match."
 
@@ -105,7 +108,10 @@ def match_create(*, game: str, name: str, created_by=None, config: Mapping[str, 
 
 
 def match_join(*, match: Match, user, invite_code: str | None = None) -> Seat:
-    """Take a seat in a forming match (a private one needs its invite code)."""
+    """Take a seat in a forming match (a private one needs its invite code; with
+    ``ACCOUNT_EMAIL_VERIFICATION`` on, a confirmed address)."""
+    if user is not None and not is_verified(user):
+        raise ApplicationError(EMAIL_UNVERIFIED, code="EMAIL_UNVERIFIED", status=403)
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
         if locked.status != Match.Status.FORMING:

@@ -7,10 +7,12 @@ htmx polling without a reload. Screenshots of the lobby and the match page at ph
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core import mail
 
 from games.models import Match, Phase
 
@@ -29,6 +31,11 @@ def sign_up(page, base: str, username: str) -> None:
     page.get_by_label("Password", exact=True).fill(PASSWORD)
     page.get_by_label("Password confirmation").fill(PASSWORD)
     page.get_by_role("button", name="Create my account").click()
+    page.wait_for_url(f"{base}/accounts/signup/sent/")
+    assert "Check your email" in page.content()
+    # the confirmation link from the email (the live server shares this process's outbox)
+    body = next(m.body for m in reversed(mail.outbox) if m.to == [f"{username}@example.com"])
+    page.goto(base + re.search(r"https?://[^/\s]+(/accounts/verify/\S+)", body).group(1))
     page.wait_for_url(f"{base}/")
     assert f"Welcome, {username}!" in page.content()
 

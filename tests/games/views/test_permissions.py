@@ -205,9 +205,15 @@ def test_api_withdraw(role, people, player, player2):
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_api_token_regenerate(role, people):
-    resp = client_for(people[role]).post(reverse("accounts:api-token-regenerate"))
-    _check(resp, LOGIN if role == "anon" else 302)
+def test_api_token_create_and_revoke(role, people):
+    resp = client_for(people[role]).post(reverse("accounts:api-token-create"),
+                                         {"name": "bot", "scope": "read", "days": 30})
+    _check(resp, LOGIN if role == "anon" else 200)
+    from accounts.models import ApiToken
+
+    theirs = ApiToken.objects.create(user=people["player"] if role != "player" else people["staff"])
+    resp = client_for(people[role]).post(reverse("accounts:api-token-revoke", args=[theirs.pk]))
+    _check(resp, LOGIN if role == "anon" else 404)
 
 
 # --- the rest of the accounts URLs ---------------------------------------------------------
