@@ -35,6 +35,7 @@ from games.selectors import phase_all_checked_in
 from games.services import notifications
 from games.services.diary import diary_rows
 from games.services.schedule import TIMING_SCHEDULE, deadline_for
+from games.services.seats import phase_mark_ready
 
 log = logging.getLogger(__name__)
 
