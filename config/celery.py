@@ -38,6 +38,9 @@ app.conf.beat_schedule = {
     "notifications-retry": {"task": "games.tasks.notifications_send_pending",
                             "schedule": 30.0, "options": _expires(30)},
     # hourly (0 * * * *): daily digests go out at 07:00 in each reader's time zone
+    # every minute (* * * * *): message emails whose quiet period ended (press/emails.py)
+    "press-emails-due": {"task": "press.tasks.press_emails_due", "schedule": crontab(),
+                         "options": _expires(50)},
     "digests-send": {"task": "games.tasks.digests_send", "schedule": crontab(minute=0),
                      "options": _expires(3000)},
 }

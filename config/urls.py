@@ -16,5 +16,6 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("players/", include("players.urls")),
     path("", include("games.urls")),
+    path("", include("press.urls")),
 ]
 urlpatterns += [path(f"{app}/", include(f"{app}.urls")) for app in settings.GAME_APPS]

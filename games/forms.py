@@ -120,6 +120,9 @@ class MatchCreateForm(forms.Form):
         help_text=_("Off: scheduled phases wait for their deadline."))
     bots_enabled = forms.BooleanField(required=False, label=_("Bots play for absent players"))
     join = forms.BooleanField(required=False, initial=True, label=_("I play in this match"))
+    press = forms.ChoiceField(required=False, label=_("Messages between players"), choices=[
+        ("", _("The game's default")), ("full", _("Full: public board, private and team")),
+        ("public", _("Public board only")), ("none", _("None"))])
 
     def __init__(self, *args: Any, game: registry.GameEntry, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -125,6 +125,10 @@ def match_create_view(request: HttpRequest, slug: str) -> HttpResponse:
                     early_close=bool(data.get("early_close")))
                 if data.get("join"):
                     match_join(match=match, user=request.user, invite_code=match.invite_code)
+                if data.get("press"):
+                    from press.services import press_settings_set  # the press app plugs in
+
+                    press_settings_set(match=match, rules=data["press"])
             except ApplicationError as exc:
                 form.add_error(_form_field(form, exc.field), exc.message)
                 status = exc.client_status

@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "players",
+    "press",
 ]
 # The game apps; each registers its engine with games.registry in AppConfig.ready().
 GAME_APPS = ["killgame", "diceslayer", "sanguosha"]

@@ -38,6 +38,7 @@ def sweep_forever(interval: float, stop: threading.Event, log) -> None:
     from games.services.notifications import digests_send, seats_send_nags
     from games.services.outbox import notifications_drain
     from games.services.phases import phases_close_due
+    from press.emails import press_emails_due
 
     last_minute = 0.0
     while not stop.wait(interval):
@@ -52,6 +53,7 @@ def sweep_forever(interval: float, stop: threading.Event, log) -> None:
                 seats_send_nags()
                 digests_send()
                 notifications_drain()  # retries, expired leases, coalesced "your move"
+                press_emails_due()
         except Exception as exc:  # noqa: BLE001 - the loop must survive anything
             log(f"sweep error: {exc!r}")
         finally:

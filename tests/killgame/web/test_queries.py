@@ -10,7 +10,8 @@ from tests.killgame.web.conftest import client_for, close_phase, kg_match, make_
 
 pytestmark = pytest.mark.django_db
 
-MATCH_PAGE_MAX_QUERIES = 16
+#: 16 for the page itself, plus the press panel (its settings and one page of messages)
+MATCH_PAGE_MAX_QUERIES = 16 + 2
 
 
 @pytest.mark.parametrize("players", [10, 100])

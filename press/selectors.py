@@ -1,0 +1,184 @@
+"""Press reads (STYLE.md §11): a reader's messages (newest page, or after / before an id),
+the rows pages and the API show, and unread counts per match for the nav and the lobby.
+
+Every read goes through ``access.readable_q``. Unread counts are counters in the cache
+(see below), so the nav and the lobby cost no query.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from django.core.cache import cache
+from django.db.models import Q, Subquery
+
+from games.models import Match, Seat
+from press import access
+from press.models import Message, Mute
+from press.text import render_text
+
+PAGE_SIZE = 30
+C = Message.Channel
+HIDDEN_TEXT = "[hidden by the director]"
+
+
+def muted_seats(reader: access.Reader) -> set[int]:
+    """The seats this player muted in this match."""
+    if not reader.is_player:
+        return set()
+    return set(Mute.objects.filter(seat=reader.seat).values_list("muted_seat", flat=True))
+
+
+def readable(reader: access.Reader):
+    """The reader's messages as a queryset (muted seats left out; announcements stay)."""
+    q = access.readable_q(reader)
+    if q is None:
+        return Message.objects.none()
+    qs = Message.objects.filter(q, match=reader.match)
+    if reader.is_player:  # a subquery: no extra round trip on every page
+        muted = Mute.objects.filter(seat_id=reader.seat.pk).values("muted_seat")
+        qs = qs.exclude(Q(from_seat__in=Subquery(muted)) & ~Q(channel=C.ANNOUNCE))
+    return qs
+
+
+def messages_page(reader: access.Reader, *, after_id: int = 0, before_id: int | None = None,
+                  limit: int = PAGE_SIZE) -> tuple[list[Message], bool]:
+    """(messages oldest first, whether older ones exist): the newest ``limit`` after
+    ``after_id`` and before ``before_id``."""
+    qs = readable(reader).filter(id__gt=after_id)
+    if before_id is not None:
+        qs = qs.filter(id__lt=before_id)
+    rows = list(qs.order_by("-id")[:limit + 1])
+    more = len(rows) > limit
+    return list(reversed(rows[:limit])), more
+
+
+def last_id(reader: access.Reader) -> int:
+    row = readable(reader).order_by("-id").values_list("id", flat=True).first()
+    return int(row or 0)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One message as a reader sees it."""
+
+    id: int
+    channel: str
+    from_seat: int | None
+    from_name: str
+    to: Any
+    text: str
+    html: Any
+    hidden: bool
+    phase_id: int | None
+    turn: int
+    phase_kind: str
+    created_at: Any
+    mine: bool
+
+    def as_json(self) -> dict[str, Any]:
+        return {"id": self.id, "channel": self.channel, "from_seat": self.from_seat,
+                "from_name": self.from_name, "to": self.to, "text": self.text,
+                "hidden": self.hidden, "phase_id": self.phase_id, "turn": self.turn,
+                "phase_kind": self.phase_kind, "created_at": self.created_at.isoformat()}
+
+
+def to_of(message: Message) -> Any:
+    if message.channel in (C.PUBLIC, C.ANNOUNCE):
+        return "all"
+    if message.channel == C.TEAM:
+        return "team"
+    return message.members
+
+
+def rows_for(reader: access.Reader, messages: Iterable[Message]) -> list[Row]:
+    """What the reader sees of each message (a hidden one only as a marker, except for
+    the director)."""
+    out = []
+    for m in messages:
+        hide = m.is_hidden and not reader.director
+        text = "" if hide else m.text
+        out.append(Row(id=m.pk, channel=m.channel, from_seat=m.from_seat,
+                       from_name=m.author_name, to=to_of(m), text=text,
+                       html=HIDDEN_TEXT if hide else render_text(m.text), hidden=m.is_hidden,
+                       phase_id=m.phase_id, turn=m.turn, phase_kind=m.phase_kind,
+                       created_at=m.created_at,
+                       mine=bool(m.author_id and m.author_id == getattr(reader.user, "pk", None))))
+    return out
+
+
+# --- unread counts -------------------------------------------------------------------
+#
+# Counters in the cache, never computed from the database on a page: posting adds one for
+# each reader of the new message (members, not the author, not those who muted the
+# author, not a dead member kept to the public board); reading a match's page sets its
+# counter back to zero. The nav reads one key and the lobby one key per listed match, so
+# they cost no query. A lost cache forgets counts (they restart at zero), never content.
+
+def _total_key(user_id: int) -> str:
+    return f"press:unread:{user_id}"
+
+
+def _match_key(user_id: int, match_id: int) -> str:
+    return f"press:unread:{user_id}:{match_id}"
+
+
+def unread_total(user: Any) -> int:
+    if not getattr(user, "is_authenticated", False):
+        return 0
+    return max(0, int(cache.get(_total_key(user.pk)) or 0))
+
+
+def unread_counts(user: Any, match_ids: Iterable[int]) -> dict[int, int]:
+    """{match id: unread messages} for the given matches of ``user`` (0s left out)."""
+    if not getattr(user, "is_authenticated", False):
+        return {}
+    ids = list(match_ids)
+    got = cache.get_many([_match_key(user.pk, m) for m in ids])
+    out = {}
+    for m in ids:
+        n = int(got.get(_match_key(user.pk, m)) or 0)
+        if n > 0:
+            out[m] = n
+    return out
+
+
+def _incr(key: str) -> None:
+    cache.add(key, 0, timeout=None)
+    try:
+        cache.incr(key)
+    except ValueError:  # evicted between add and incr
+        cache.set(key, 1, timeout=None)
+
+
+def unread_add(message: Message, *, dead_seats: Iterable[int] = ()) -> list[int]:
+    """Count ``message`` as unread for each of its readers; returns their user ids."""
+    seats = Seat.objects.filter(match_id=message.match_id, removed_at__isnull=True,
+                                user__isnull=False, number__isnull=False)
+    if message.channel not in (C.PUBLIC, C.ANNOUNCE):
+        seats = seats.filter(number__in=[n for n in message.members
+                                         if n not in set(dead_seats)])
+    if message.from_seat is not None:
+        seats = seats.exclude(number=message.from_seat).exclude(
+            press_mutes__muted_seat=message.from_seat)
+    user_ids = list(seats.exclude(user_id=message.author_id).values_list("user_id", flat=True))
+    for user_id in user_ids:
+        _incr(_match_key(user_id, message.match_id))
+        _incr(_total_key(user_id))
+    return user_ids
+
+
+def unread_clear(*, user: Any, match_id: int) -> int:
+    """The reader has seen this match's messages: its counter back to zero."""
+    key = _match_key(user.pk, match_id)
+    n = int(cache.get(key) or 0)
+    if n > 0:
+        cache.set(key, 0, timeout=None)
+        try:
+            left = cache.decr(_total_key(user.pk), n)
+        except ValueError:
+            left = 0
+        if left < 0:
+            cache.set(_total_key(user.pk), 0, timeout=None)
+    return n

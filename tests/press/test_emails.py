@@ -1,0 +1,90 @@
+"""Message emails through the outbox: one email per conversation per quiet period (the
+rest batched at its end), none for the public board, the reader's settings and one-click
+unsubscribe honoured, nothing sent for what the reader already read on the site."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.urls import reverse
+
+from games.models import Notification, Seat
+from press.emails import press_emails_due
+from press.services import message_post
+from tests.conftest import CURRENT_TIME
+from tests.press.conftest import client_for
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def post(django_capture_on_commit_callbacks):
+    def _post(**kw):
+        with django_capture_on_commit_callbacks(execute=True):
+            return message_post(**kw)
+    return _post
+
+
+def _to(mailoutbox, user):
+    return [m for m in mailoutbox if m.to == [user.email]]
+
+
+def test_one_email_per_conversation_per_quiet_period_then_a_batch(
+        trio, post, mailoutbox, django_capture_on_commit_callbacks):
+    match, (ann, ben, cat) = trio
+    b = Seat.objects.get(match=match, user=ben).number
+    with time_machine.travel(CURRENT_TIME, tick=False):
+        post(match=match, user=ann, to=[b], text="first")
+    assert len(_to(mailoutbox, ben)) == 1 and "first" in _to(mailoutbox, ben)[0].body
+    with time_machine.travel(CURRENT_TIME + timedelta(minutes=2), tick=False):
+        post(match=match, user=ann, to=[b], text="second")
+        post(match=match, user=ann, to=[b], text="third")
+        post(match=match, user=ann, to="all", text="public: no email")
+    assert len(_to(mailoutbox, ben)) == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        assert press_emails_due(now=CURRENT_TIME + timedelta(minutes=9)) == 0
+        assert press_emails_due(now=CURRENT_TIME + timedelta(minutes=10)) == 1
+    mails = _to(mailoutbox, ben)
+    assert len(mails) == 2
+    assert "second" in mails[1].body and "third" in mails[1].body and "first" not in mails[1].body
+    assert "public: no email" not in mails[1].body
+    assert mails[1].extra_headers["List-Unsubscribe"].startswith("<http")
+    assert not _to(mailoutbox, cat) and not _to(mailoutbox, ann)
+
+
+def test_nothing_is_sent_for_messages_read_on_the_site(trio, post, mailoutbox):
+    match, (ann, ben, _c) = trio
+    b = Seat.objects.get(match=match, user=ben).number
+    with time_machine.travel(CURRENT_TIME, tick=False):
+        post(match=match, user=ann, to=[b], text="first")
+    with time_machine.travel(CURRENT_TIME + timedelta(minutes=1), tick=False):
+        post(match=match, user=ann, to=[b], text="second")
+    client_for(ben).get(reverse("games:match-detail", args=[match.pk]))
+    assert press_emails_due(now=CURRENT_TIME + timedelta(minutes=11)) == 0
+    assert len(_to(mailoutbox, ben)) == 1
+
+
+def test_reader_settings_are_honoured(trio, post, mailoutbox):
+    from accounts.models import Profile
+
+    match, (ann, ben, cat) = trio
+    Profile.objects.filter(user=ben).update(email_mode=Profile.EmailMode.OFF)
+    Profile.objects.filter(user=cat).update(email_mode=Profile.EmailMode.DIGEST)
+    seats = [Seat.objects.get(match=match, user=u).number for u in (ben, cat)]
+    post(match=match, user=ann, to=seats, text="hello you two")
+    assert not _to(mailoutbox, ben) and not _to(mailoutbox, cat)
+    assert not Notification.objects.filter(kind="press").exists()
+
+
+def test_one_click_unsubscribe_link_works(trio, post, mailoutbox):
+    match, (ann, ben, _c) = trio
+    b = Seat.objects.get(match=match, user=ben).number
+    post(match=match, user=ann, to=[b], text="hi")
+    link = _to(mailoutbox, ben)[0].extra_headers["List-Unsubscribe"].strip("<>")
+    path = link.split("://", 1)[1].split("/", 1)[1]
+    resp = client_for(None).post("/" + path)
+    assert resp.status_code in (200, 302)
+    post(match=match, user=ann, to=[b], text="after unsubscribing")
+    assert len(_to(mailoutbox, ben)) == 1
