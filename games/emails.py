@@ -118,6 +118,8 @@ def ctx_digest(n: Notification, zone: str, lang: str) -> dict[str, Any]:
                                          section["to_seq"], lang),
                          "deadline": format_local(getattr(selectors.current_phase(match),
                                                           "deadline_at", None), zone)})
+    for hook in DIGEST_HOOKS:  # other apps add their lines (press: the unread messages)
+        hook(n, sections, zone)
     return {"sections": sections}
 
 
@@ -132,6 +134,9 @@ def ctx_director(n: Notification, zone: str, lang: str) -> dict[str, Any]:
 def ctx_start_overdue(n: Notification, zone: str, lang: str) -> dict[str, Any]:
     return {"message": n.payload.get("message", "")}
 
+
+#: ``hook(notification, sections, zone)`` may add lines to a digest's match sections
+DIGEST_HOOKS: list[Callable[[Notification, list[dict[str, Any]], str], None]] = []
 
 BUILDERS: dict[str, Callable[[Notification, str, str], dict[str, Any]]] = {
     K.NEW_PHASE: ctx_new_phase,

@@ -4,8 +4,9 @@ Coalescing, per reader and conversation (``EmailMark``): the first message after
 period is emailed at once; the ones that follow within ``PRESS_EMAIL_QUIET_SECONDS``
 (10 minutes by default) wait and go out together when the period ends
 (``press_emails_due``, on the beat every minute). Public-board messages send no email;
-private, team and announcement messages do. A reader who turned phase emails off gets
-none; a reader on the daily digest gets them in the digest instead.
+private, team and announcement messages do. A reader who turned message emails off
+(``Profile.email_messages``) gets none; a reader whose match is on the daily digest gets
+the unread messages in the digest instead (``digest_lines``).
 
 The email is built at send time from ``access.readable_q`` for the reader, so a message
 the reader may no longer read (hidden, muted, seat removed) never leaves.
@@ -22,7 +23,7 @@ from django.utils.timezone import now as timezone_now
 
 from games.models import Match, Notification, Seat
 
-KIND = "press"
+KIND = "message"  # games.services.notifications.MESSAGE_KIND
 DEFAULT_QUIET_SECONDS = 600
 
 
@@ -31,22 +32,17 @@ def quiet() -> timedelta:
                                          DEFAULT_QUIET_SECONDS)))
 
 
-def _mode(user: Any) -> str:
-    """'now', 'digest' or 'off' for press emails, from the reader's email settings."""
+def _mode(seat: Seat) -> str:
+    """'now', 'digest' or 'off' for message emails to ``seat``: the reader's own message
+    preference (``Profile.email_messages``, one-click unsubscribe), and the daily digest
+    when the match's phase-email mode is ``digest``."""
     from accounts.models import Profile
-    from games.services.notifications import profile_for, wants
+    from games.services.notifications import phase_mode, profile_for, wants
 
-    if not wants(user, KIND):
+    if not wants(seat.user, KIND):
         return "off"
-    profile = profile_for(user)
-    pref = getattr(profile, "email_messages", None)  # a separate preference, where present
-    if isinstance(pref, bool):
-        if not pref:
-            return "off"
-    if profile.email_mode == Profile.EmailMode.DIGEST:
+    if phase_mode(profile_for(seat.user), seat) == Profile.EmailMode.DIGEST:
         return "digest"
-    if profile.email_mode == Profile.EmailMode.OFF and pref is not True:
-        return "off"
     return "now"
 
 
@@ -67,7 +63,7 @@ def queue_for_message(message, *, now: datetime | None = None) -> int:
     seats = list(seats.select_related("user__profile"))
     created = 0
     for seat in seats:
-        if _mode(seat.user) != "now":
+        if _mode(seat) != "now":
             continue
         mark, _ = EmailMark.objects.select_for_update().get_or_create(
             match_id=message.match_id, user=seat.user, channel=message.channel,
@@ -124,7 +120,7 @@ def press_emails_due(*, now: datetime | None = None, limit: int = 500) -> int:
                                              hidden_at__isnull=True)
                       .exclude(author_id=mark.user_id)
                       .order_by("-id").values_list("id", flat=True).first())
-            if seat is None or newest is None or _mode(seat.user) != "now":
+            if seat is None or newest is None or _mode(seat) != "now":
                 mark.due_at = None  # nothing left to tell (read on the site, or hidden)
                 mark.save(update_fields=["due_at"])
                 continue
@@ -158,11 +154,46 @@ def ctx_press(n: Notification, zone: str, lang: str) -> dict[str, Any]:
             "is_announcement": channel == Message.Channel.ANNOUNCE}
 
 
+DIGEST_MAX_LINES = 20
+
+
+def digest_lines(n: Notification, sections: list[dict[str, Any]], zone: str) -> None:
+    """Add each digest section's unread messages (since the last digest) to its lines."""
+    from datetime import datetime as dt
+
+    from games.services.notifications import wants
+    from press import access, selectors
+    from press.models import Message, ReadMark
+
+    if not sections or not wants(n.recipient, KIND):
+        return
+    try:
+        since = dt.fromisoformat(n.payload.get("since", ""))
+    except (TypeError, ValueError):
+        return
+    for section in sections:
+        match = section.get("match")
+        reader = access.reader_for(match, n.recipient) if match is not None else None
+        if reader is None or not reader.is_player:
+            continue
+        read = (ReadMark.objects.filter(match=match, user=n.recipient)
+                .values_list("last_read_id", flat=True).first()) or 0
+        rows = list(selectors.readable(reader)
+                    .filter(created_at__gt=since, id__gt=read, hidden_at__isnull=True)
+                    .exclude(author=n.recipient).order_by("id")[:DIGEST_MAX_LINES + 1])
+        for m in rows[:DIGEST_MAX_LINES]:
+            where = {Message.Channel.PUBLIC: "public board", Message.Channel.TEAM: "team",
+                     Message.Channel.ANNOUNCE: "announcement"}.get(m.channel, "private")
+            text = m.text if len(m.text) <= 300 else m.text[:299] + "…"
+            section["lines"].append(f"Message from {m.author_name} ({where}): {text}")
+        if len(rows) > DIGEST_MAX_LINES:
+            section["lines"].append("More messages on the match page.")
+
+
 def register() -> None:
-    """Plug the ``press`` kind into the framework's email builder and unsubscribe links."""
+    """Plug message emails into the framework's email builder and the daily digest."""
     from games import emails
-    from games.lib import unsubscribe
 
     emails.BUILDERS.setdefault(KIND, ctx_press)
-    category = "messages" if "messages" in unsubscribe.CATEGORIES else "phase"
-    unsubscribe.CATEGORY_FOR_KIND.setdefault(KIND, category)
+    if digest_lines not in emails.DIGEST_HOOKS:
+        emails.DIGEST_HOOKS.append(digest_lines)

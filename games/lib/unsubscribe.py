@@ -24,8 +24,9 @@ CATEGORY_FOR_KIND = {
     "match_finished": "match_events",
     "start_overdue": "match_events",
     "director": "match_events",
+    "message": "messages",
 }
-CATEGORIES = ("phase", "reminder", "match_events")
+CATEGORIES = ("phase", "reminder", "match_events", "messages")
 
 
 class BadToken(ValueError):

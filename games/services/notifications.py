@@ -453,6 +453,7 @@ CATEGORY_DESCRIPTIONS = {
     "phase": "emails about new phases and the daily digest",
     "reminder": "reminders before a deadline",
     "match_events": "emails when your matches start or end (and director alerts)",
+    "messages": "emails with the messages other players send you",
 }
 
 
@@ -473,7 +474,7 @@ def notification_unsubscribe(token: str) -> UnsubscribeResult:
     """Apply a one-click unsubscribe (POST; RFC 8058). Idempotent.
 
     ``phase`` → ``email_mode=off``; ``reminder`` → ``reminder_hours=0``;
-    ``match_events`` → ``email_match_events=False``.
+    ``match_events`` → ``email_match_events=False``; ``messages`` → ``email_messages=False``.
     """
     result = notification_unsubscribe_read(token)
     profile = profile_for(result.user)
@@ -481,9 +482,12 @@ def notification_unsubscribe(token: str) -> UnsubscribeResult:
         profile.email_mode = Profile.EmailMode.OFF
     elif result.category == "reminder":
         profile.reminder_hours = 0
+    elif result.category == "messages":
+        profile.email_messages = False
     else:
         profile.email_match_events = False
-    profile.save(update_fields=["email_mode", "reminder_hours", "email_match_events"])
+    profile.save(update_fields=["email_mode", "reminder_hours", "email_match_events",
+                                "email_messages"])
     if result.category == "reminder":
         Seat.objects.filter(user=result.user).update(next_nag_at=None)
     return result

@@ -70,12 +70,50 @@ def test_reader_settings_are_honoured(trio, post, mailoutbox):
     from accounts.models import Profile
 
     match, (ann, ben, cat) = trio
-    Profile.objects.filter(user=ben).update(email_mode=Profile.EmailMode.OFF)
+    Profile.objects.filter(user=ben).update(email_messages=False)
     Profile.objects.filter(user=cat).update(email_mode=Profile.EmailMode.DIGEST)
+    Profile.objects.filter(user=ann).update(email_mode=Profile.EmailMode.OFF)
     seats = [Seat.objects.get(match=match, user=u).number for u in (ben, cat)]
     post(match=match, user=ann, to=seats, text="hello you two")
     assert not _to(mailoutbox, ben) and not _to(mailoutbox, cat)
-    assert not Notification.objects.filter(kind="press").exists()
+    assert not Notification.objects.filter(kind="message").exists()
+    # phase emails off does not stop messages: they are set apart
+    post(match=match, user=ben, to=[Seat.objects.get(match=match, user=ann).number],
+         text="for ann")
+    assert "for ann" in _to(mailoutbox, ann)[0].body
+
+
+def test_digest_readers_get_their_unread_messages_in_the_digest(
+        trio, post, mailoutbox, django_capture_on_commit_callbacks):
+    from accounts.models import Profile
+    from games.services.notifications import digests_send
+
+    match, (ann, ben, cat) = trio
+    Profile.objects.filter(user=cat).update(email_mode=Profile.EmailMode.DIGEST,
+                                            timezone="UTC")
+    c = Seat.objects.get(match=match, user=cat).number
+    b = Seat.objects.get(match=match, user=ben).number
+    post(match=match, user=ann, to=[c], text="DIGEST-PRIVATE")
+    post(match=match, user=ann, to=[b], text="NOT-FOR-CAT")
+    assert not _to(mailoutbox, cat)
+    from django.utils.timezone import now
+
+    from games.models import Match
+    from games.services.orders import order_submit
+    from games.services.seats import seat_checkin
+
+    for u in (ann, ben, cat):  # a phase closes: the digest has diary lines for the match
+        seat = Seat.objects.get(match=match, user=u)
+        order_submit(match=Match.objects.get(pk=match.pk), seat=seat, payload={"guess": 5})
+        with django_capture_on_commit_callbacks(execute=True):
+            seat_checkin(match=Match.objects.get(pk=match.pk), seat=seat)
+    mailoutbox.clear()
+
+    at7 = now().replace(hour=7, minute=0) + timedelta(days=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert digests_send(now=at7) == 1
+    body = _to(mailoutbox, cat)[0].body
+    assert "Message from ann (private): DIGEST-PRIVATE" in body and "NOT-FOR-CAT" not in body
 
 
 def test_one_click_unsubscribe_link_works(trio, post, mailoutbox):
@@ -88,3 +126,5 @@ def test_one_click_unsubscribe_link_works(trio, post, mailoutbox):
     assert resp.status_code in (200, 302)
     post(match=match, user=ann, to=[b], text="after unsubscribing")
     assert len(_to(mailoutbox, ben)) == 1
+    ben.profile.refresh_from_db()
+    assert ben.profile.email_messages is False and ben.profile.email_mode != "off"
