@@ -101,7 +101,7 @@ def _get(stack: Stack, path: str, cookie: str | None = None,
                              headers={"Accept": accept, "Host": "127.0.0.1",
                                       **({"Cookie": cookie} if cookie else {})})
     try:
-        with urlrequest.urlopen(req, timeout=15) as response:
+        with urlrequest.urlopen(req, timeout=30) as response:
             return response.status, dict(response.headers), response.read()
     except urlerror.HTTPError as exc:
         return exc.code, dict(exc.headers), exc.read()
