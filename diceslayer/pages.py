@@ -9,7 +9,7 @@ engine from the same position and passed as plain dicts.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 from urllib.parse import urlencode
 
 from django.http import HttpRequest
@@ -64,7 +64,7 @@ def named_lines(lines: Any, names: dict[int, str], viewer: int | None) -> list[s
     return [named(line.text, names, viewer) for line in lines]
 
 
-def named(text: str, names: dict[int, str], viewer: int | None) -> str:
+def named(text: str, names: Mapping[int, str], viewer: int | None) -> str:
     """One sentence with "Player N" turned into usernames (``viewer`` becomes "You")."""
     for seat, name in names.items():
         text = text.replace(f"Player {seat + 1}", "You" if seat == viewer else name)

@@ -11,6 +11,7 @@ exist, so a view turns it into a 404 and private matches cannot be probed.
 from __future__ import annotations
 
 import hashlib
+import inspect
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -116,9 +117,26 @@ def _names_tag(names: Mapping[int, str] | None) -> str:
     return hashlib.blake2b(raw.encode(), digest_size=6).hexdigest()
 
 
+def seat_names(match: Match) -> dict[int, str]:
+    """Seat number -> the name a person reads (the username, "bot" for a bot seat): the
+    one mapping every diary line, email, replay and admin page names players with."""
+    return {number: (username or "bot") for number, username in
+            Seat.objects.filter(match=match, number__isnull=False).order_by()
+            .values_list("number", "user__username")}
+
+
+def _takes_names(engine: Any) -> bool:
+    """Whether the engine's ``describe`` names players itself (``names=`` keyword)."""
+    try:
+        return "names" in inspect.signature(engine.describe).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 def described(engine, match: Match, rows: list[DiaryEntry], viewer: int | None,
               lang: str, names: Mapping[int, str] | None = None,
-              context: Mapping[str, Any] | None = None) -> list[str]:
+              context: Mapping[str, Any] | None = None,
+              name_text: Any = None) -> list[str]:
     """``engine.describe`` of each row for ``viewer`` in ``lang``, cached per (entry,
     viewer, language, names): rows are never updated (STYLE.md §20), so a sentence once
     written stays true, and a page load reads them back in one cache round trip instead
@@ -134,14 +152,21 @@ def described(engine, match: Match, rows: list[DiaryEntry], viewer: int | None,
     except Exception:  # noqa: BLE001 - the cache is an accelerator, never a dependency
         known = {}
     extra = dict(context or {})
-    if names is not None:  # an engine that names players (seat number -> name)
+    if names is not None and _takes_names(engine):  # an engine that names players itself
         extra["names"] = names
     missing = {}
     out = []
     for key, row in zip(keys, rows):
         text = known.get(key)
         if text is None:
-            text = missing[key] = _describe(engine, row, viewer, lang, extra)
+            text = _describe(engine, row, viewer, lang, extra)
+            if names is not None and callable(name_text):
+                # the game's seat placeholders ("player p3", "Player 2") -> names, "you"
+                try:
+                    text = name_text(text, names, viewer)
+                except Exception:  # noqa: BLE001 - the unnamed sentence is still true
+                    pass
+            missing[key] = text
         out.append(text)
     if missing:
         try:
@@ -169,8 +194,9 @@ def diary_for_seat(match: Match, seat_number: int | None, *, since_seq: int = 0,
                    turns: Q | None = None) -> list[DiaryLine]:
     """The reader's diary lines after ``since_seq``, each with ``text`` from
     ``engine.describe`` in ``lang`` (cached, :func:`described`). ``omniscient`` (the
-    director) reads every row. ``names`` (seat number -> player name) goes to an engine
-    whose ``describe`` takes it. ``turns`` (a ``Q`` on ``turn``) keeps only those turns:
+    director) reads every row. ``names`` (seat number -> player name; default
+    :func:`seat_names`) goes to an engine whose ``describe`` takes it, and to the game's
+    ``name_text(text, names, viewer)`` hook otherwise, so no line shows a seat placeholder. ``turns`` (a ``Q`` on ``turn``) keeps only those turns:
     a page loads the latest turn, not the whole match."""
     try:
         entry = get_game(match.game)
@@ -181,6 +207,8 @@ def diary_for_seat(match: Match, seat_number: int | None, *, since_seq: int = 0,
     context = entry.extras.get("describe_context") if entry is not None else None
     if callable(context):  # what the game's sentences need from the match (Kill Game: zones)
         extra.update(context(match))
+    if names is None and engine is not None:
+        names = seat_names(match)  # a person reads names, never seat placeholders
     if omniscient:
         rows = DiaryEntry.objects.filter(match=match, seq__gt=since_seq).order_by("seq")
         if until_seq is not None:
@@ -190,7 +218,8 @@ def diary_for_seat(match: Match, seat_number: int | None, *, since_seq: int = 0,
     if turns is not None:
         rows = rows.filter(turns)
     rows = list(rows)
-    texts = described(engine, match, rows, seat_number, lang, names, context=extra)
+    texts = described(engine, match, rows, seat_number, lang, names, context=extra,
+                      name_text=entry.extras.get("name_text") if entry is not None else None)
     return [DiaryLine(seq=r.seq, turn=r.turn, phase_kind=r.phase_kind, kind=r.kind,
                       text=text, is_public=r.is_public, created_at=r.created_at,
                       phase_id=r.phase_id)

@@ -45,7 +45,7 @@ CONTROL_OF_FIELD = {
     ("attack", "random"): "attack_random", ("grenade", "zone"): "grenade_zone",
     ("c4", "zone"): "c4_zone", ("wear", "items"): "wear_items",
 }
-_PID = re.compile(r"\b(?:player |il giocatore )?p(\d+)\b")
+_PID = re.compile(r"\b(?:[Pp]layer |il giocatore |Il giocatore )?p(\d+)\b")
 
 
 # --- names -------------------------------------------------------------------------------
@@ -55,11 +55,16 @@ def item_name(item: str, lang: str = "en") -> str:
     return names.get(item, item.replace("_", " "))
 
 
-def with_names(text: str, names: Mapping[int, str]) -> str:
-    """Diary sentences name players by id (``player p3``); pages show the seat's username
-    (public: the seat list is on every page)."""
+def with_names(text: str, names: Mapping[int, str], viewer: int | None = None) -> str:
+    """Diary sentences name players by id (``player p3``); pages, emails and the replay
+    show the seat's username (public: the seat list is on every page), and "you" for the
+    reader (``viewer``). The framework applies it to every diary line (registry extra
+    ``name_text``)."""
     def repl(m: re.Match[str]) -> str:
         seat = int(m.group(1))
+        if viewer is not None and seat == viewer:
+            return "You" if m.start() == 0 or text[:m.start()].rstrip().endswith((".", ":")) \
+                else "you"
         return names.get(seat, m.group(0))
     return _PID.sub(repl, text)
 

@@ -157,14 +157,21 @@ def load(raw: Mapping[str, Any]) -> State:
                  timing=raw["timing"], over=raw["over"], crash=raw["crash"])
 
 
-def describe(event: Event, viewer: int | None, lang: str = "en") -> str:
+def describe(event: Event, viewer: int | None, lang: str = "en",
+             names: Mapping[int, str] | None = None) -> str:
     d = event.data
+    names = names or {}
+
+    def who(seat: int) -> str:
+        return "you" if seat == viewer else names.get(seat, f"seat {seat}")
+
     if event.kind == "guess_saved":
         return f"You guessed {d['guess']}."
     if event.kind == "guess_revealed":
-        return f"Your guess was {d['guess']}." if d["seat"] == viewer else f"Seat {d['seat']} guessed {d['guess']}."
+        return f"Your guess was {d['guess']}." if d["seat"] == viewer else f"{who(d['seat'])} guessed {d['guess']}."
     if event.kind == "round_over":
-        who = ", ".join(f"seat {s}" for s in d["winners"]) or "nobody"
+        who_scored = ", ".join(who(s) for s in d["winners"]) or "nobody"
+        return f"Round {d['round']}: the number was {d['secret']}; {who_scored} scored."
         return f"Round {d['round']}: the number was {d['secret']}; {who} scored."
     if event.kind == "match_over":
         return "The match is over."

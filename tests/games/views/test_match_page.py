@@ -211,7 +211,7 @@ def test_full_round_closes_and_diary_updates(running_match, player, player2, pla
     assert "Your guess was 10." in text
     assert "Round 1: the number was" in text
     assert "Turn 1" in text and "Turn 2" in text or "Earlier phases" in text
-    assert "Seat 1 guessed 90" not in text  # bob's reveal is bob's alone
+    assert "guessed 90" not in text  # bob's reveal is bob's alone
     assert "0 of 2 checked in" in text  # the next phase is open
 
 
