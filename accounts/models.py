@@ -109,3 +109,29 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"API token {self.name!r} of {self.user} ({self.prefix}…)"
+
+
+def new_unsubscribe_token() -> str:
+    import secrets
+
+    return secrets.token_urlsafe(24)
+
+
+class UnsubscribeToken(models.Model):
+    """The opaque key of a one-click unsubscribe link (``games.lib.unsubscribe``): random,
+    stored, one per user and email category, reused by every email of that category, and
+    never expiring (an old email's link must keep working). It says nothing about whom it
+    belongs to; only this table does."""
+
+    token = models.CharField(max_length=64, unique=True, default=new_unsubscribe_token)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="unsubscribe_tokens")
+    category = models.CharField(max_length=20)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "category"],
+                                               name="one_unsubscribe_token_per_category")]
+
+    def __str__(self) -> str:
+        return f"unsubscribe {self.category} for {self.user}"

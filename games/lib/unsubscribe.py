@@ -1,8 +1,12 @@
-"""Signed one-click unsubscribe tokens (django.core.signing; no hand-written crypto).
+"""Opaque one-click unsubscribe tokens: random keys stored in
+``accounts.UnsubscribeToken``, one per user and email *category*.
 
-A token names a user and an email *category*; following it turns that category off
-(``games.services.notifications.notification_unsubscribe``). Tokens do not expire: an old
-email's link must keep working (RFC 8058 one-click).
+Following a link turns that category off
+(``games.services.notifications.notification_unsubscribe``). A token tells nothing (no
+user id, nothing to forge: it is random and only the table maps it to a user) and never
+expires: an old email's link must keep working (RFC 8058 one-click). Links signed with
+``django.core.signing`` by earlier versions still work while the SECRET_KEY that signed
+them is in place.
 """
 
 from __future__ import annotations
@@ -11,6 +15,8 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core import signing
+
+from accounts.models import UnsubscribeToken
 
 SALT = "games.unsubscribe"
 
@@ -39,17 +45,27 @@ class UnsubscribeRequest:
     category: str
 
 
+MAX_TOKEN_CHARS = 300
+
+
 def make_token(user, kind: str) -> str:
-    """A URL-safe signed token for ``user`` and notification ``kind`` (or a category)."""
+    """The opaque URL-safe token for ``user`` and notification ``kind`` (or a category),
+    made on first use and reused afterwards."""
     category = CATEGORY_FOR_KIND.get(kind, kind)
     if category not in CATEGORIES:
         raise ValueError(f"No unsubscribe category for {kind!r}.")
-    return signing.dumps({"u": user.pk, "c": category}, salt=SALT, compress=True)
+    row, _ = UnsubscribeToken.objects.get_or_create(user=user, category=category)
+    return row.token
 
 
 def read_token(token: str) -> UnsubscribeRequest:
-    """Decode a token made by :func:`make_token`; raises :class:`BadToken`."""
-    try:
+    """What a token made by :func:`make_token` stands for; raises :class:`BadToken`."""
+    if not token or len(token) > MAX_TOKEN_CHARS:
+        raise BadToken("This unsubscribe link is not valid.")
+    row = UnsubscribeToken.objects.filter(token=token).first()
+    if row is not None and row.category in CATEGORIES:
+        return UnsubscribeRequest(user_id=row.user_id, category=row.category)
+    try:  # a link from an email sent before the tokens were opaque
         raw = signing.loads(token, salt=SALT)
     except signing.BadSignature as exc:
         raise BadToken("This unsubscribe link is not valid.") from exc

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, Phase, given, settings as hsettings, strateg
 
 from games.models import Match
 
-MAX_EXAMPLES = 400
+MAX_EXAMPLES = 300
 SKIP = {"accounts/logout/", "admin/logout/"}  # they only end the fuzzing client's session
 
 CONVERTER = re.compile(r"<(?:(\w+):)?(\w+)>")
