@@ -19,6 +19,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -111,7 +112,7 @@ class Stack:
         """Popen arguments that drop root to the postgres user (initdb refuses root)."""
         if os.geteuid() != 0:
             return {}
-        user = pwd.getpwnam("postgres")
+        user = _postgres_user()
         return {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": []}
 
     def pg_init(self) -> None:
@@ -119,7 +120,7 @@ class Stack:
         data.mkdir(parents=True)
         self.path("pgrun").mkdir()  # socket and log: written by the postgres user
         if os.geteuid() == 0:
-            user = pwd.getpwnam("postgres")
+            user = _postgres_user()
             os.chmod(self.root, 0o755)
             for p in (data, self.path("pgrun")):
                 os.chown(p, user.pw_uid, user.pw_gid)
@@ -249,6 +250,21 @@ class Stack:
         self.redis_stop()
         if self.path("pg", "postmaster.pid").exists():
             self.pg_stop("immediate")
+
+
+def _postgres_user() -> pwd.struct_passwd:
+    try:
+        return pwd.getpwnam("postgres")
+    except KeyError:
+        raise RuntimeError("PostgreSQL refuses to run as root and there is no 'postgres' "
+                           "user: run the bench as another user") from None
+
+
+def new_root() -> str:
+    """The bench's directory; under /tmp when we are root, so the postgres user can reach
+    it whatever TMPDIR says."""
+    return tempfile.mkdtemp(prefix="pbw-faults-",
+                            dir="/tmp" if os.geteuid() == 0 and os.path.isdir("/tmp") else None)
 
 
 def _alive(pid: int) -> bool:

@@ -22,7 +22,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -59,9 +58,9 @@ class Command(BaseCommand):
     # --- 1. and 4.: the services, then this command again inside them --------------------
 
     def _outer(self, names: list[str], opts) -> None:
-        from games.faultbench.stack import Stack
+        from games.faultbench.stack import Stack, new_root
 
-        stack = Stack(root=tempfile.mkdtemp(prefix="pbw-faults-"))
+        stack = Stack(root=new_root())
         started = time.monotonic()
         try:
             stack.pg_init()
