@@ -43,6 +43,10 @@ app.conf.beat_schedule = {
                          "options": _expires(50)},
     "digests-send": {"task": "games.tasks.digests_send", "schedule": crontab(minute=0),
                      "options": _expires(3000)},
+    # every five minutes (*/5 * * * *): Dice Slayer challenges unanswered for 48 h expire
+    "diceslayer-challenges-expire": {"task": "diceslayer.tasks.challenges_expire",
+                                     "schedule": crontab(minute="*/5"),
+                                     "options": _expires(290)},
 }
 
 # Each worker marks itself alive with its queues in Redis (read by /healthz).

@@ -74,12 +74,14 @@ class SoloStartForm(forms.Form):
     variant = forms.ChoiceField(choices=[(v, v) for v in SOLO_VARIANTS], initial="solo")
 
 
-VERSUS_LABELS = {"versus2": "Versus — prototype 2 (attacks, the bomb)",
-                 "versus1": "Versus — prototype 1 (grace zones, first to 100)"}
+VERSUS_LABELS = {"versus2": "Versus — prototype 2 (attacks, the bomb; the default)",
+                 "versus1": "Prototype 1 — most games end 0–0 (grace zones, first to 100)"}
 
 
 class VersusCreateForm(forms.Form):
-    """Challenge a player by username, play the bot, or open a game anyone can join."""
+    """Challenge a player by username (they accept or decline within 48 h), play the bot,
+    or open a game anyone can join. Versus 2 is the default; versus 1 is offered as the
+    prototype it is."""
 
     OPPONENT_USER, OPPONENT_OPEN, OPPONENT_BOT = "user", "open", "bot"
 

@@ -42,3 +42,42 @@ class DailyAttempt(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.score is not None
+
+
+class Challenge(models.Model):
+    """A versus challenge of one player by another: the match waits (forming, the
+    challenger seated) until the challenged player accepts — then it starts — or declines,
+    or the challenge expires unanswered (``expires_at``; the sweep
+    ``diceslayer.tasks.challenges_expire`` cancels the match)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for an answer"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        EXPIRED = "expired", "Expired"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    match = models.OneToOneField("games.Match", on_delete=models.CASCADE,
+                                 related_name="diceslayer_challenge")
+    challenger = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                   related_name="diceslayer_challenges_sent")
+    opponent = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                 related_name="diceslayer_challenges_received")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    answered_at = models.DateTimeField(null=True, blank=True)
+    rematch_of = models.ForeignKey("games.Match", null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="diceslayer_rematches")
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["expires_at"], name="challenge_pending_expiry",
+                                condition=models.Q(status="pending"))]
+
+    def __str__(self) -> str:
+        return f"{self.challenger} → {self.opponent}: {self.status}"
+
+    @property
+    def is_pending(self) -> bool:
+        return self.status == self.Status.PENDING

@@ -16,7 +16,8 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from diceslayer import engine
-from diceslayer.models import DailyAttempt
+from diceslayer.engine.state import VARIANT_LABELS as _ENGINE_VARIANT_LABELS
+from diceslayer.models import Challenge, DailyAttempt
 from games import selectors as game_selectors
 from games.lib import pages as game_pages
 from games.models import Match, Seat
@@ -77,6 +78,41 @@ def share_text(attempt: DailyAttempt, view: dict[str, Any], url: str) -> str:
     rounds = attempt.rounds if attempt.rounds is not None else view["turn"]
     return (f"Dice Slayer daily {attempt.day.isoformat()}: {score} points in {rounds} rounds. "
             f"Same dice for everyone — beat me: {url}")
+
+
+VARIANT_LABELS = {v.value: label for v, label in _ENGINE_VARIANT_LABELS.items()}
+
+
+def challenge_context(match: Match, user: Any) -> dict[str, Any]:
+    """What the play page says about a challenge: who challenged whom, its state and, for
+    the challenged player, the accept and decline buttons while it is open."""
+    if not match.is_private or match.config.get("variant") not in ("versus1", "versus2"):
+        return {"challenge": None}  # only a private versus game can be a challenge
+    challenge = Challenge.objects.select_related("challenger", "opponent").filter(
+        match_id=match.pk).first()
+    if challenge is None:
+        return {"challenge": None}
+    uid = getattr(user, "pk", None)
+    return {
+        "challenge": challenge,
+        "challenge_for_me": challenge.is_pending and uid == challenge.opponent_id,
+        "challenge_mine": uid == challenge.challenger_id,
+        "variant_label": VARIANT_LABELS.get(match.config.get("variant"), ""),
+        "turn_hours": (match.schedule or {}).get("hours"),
+    }
+
+
+def rematch_context(match: Match, seat: Any) -> dict[str, Any]:
+    """The rematch button under a finished versus game, for its players; it says so when
+    the opponent already offered one (pressing it then accepts theirs)."""
+    if (match.status != Match.Status.FINISHED or seat is None
+            or match.config.get("variant") not in ("versus1", "versus2")):
+        return {"can_rematch": False}
+    offered = (Challenge.objects.filter(rematch_of=match, status=Challenge.Status.PENDING)
+               .select_related("challenger").first())
+    return {"can_rematch": True, "rematch_url": reverse("diceslayer:rematch", args=[match.pk]),
+            "rematch_offer": offered,
+            "rematch_from_them": offered is not None and offered.challenger_id != seat.user_id}
 
 
 def board_context(request: HttpRequest, match: Match, *, hint: bool = False,
@@ -147,4 +183,5 @@ def board_context(request: HttpRequest, match: Match, *, hint: bool = False,
         "pick_url": reverse("diceslayer:pick", args=[match.pk]),
         "replay_url": reverse("diceslayer:replay", args=[match.pk]),
         "variant_solo": solo,
+        **rematch_context(match, seat),
     }

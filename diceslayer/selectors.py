@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from django.db.models import Count, Max, Sum
+from django.db.models import Count, Max, Q, Sum
 
 from diceslayer import engine
-from diceslayer.models import DailyAttempt
+from diceslayer.models import Challenge, DailyAttempt
 from games.lib import pages as game_pages
 from games.models import Match, Order, Phase
 
@@ -70,6 +70,34 @@ def open_versus_games(user: Any) -> list[Match]:
     if getattr(user, "is_authenticated", False):
         qs = qs.exclude(seats__user=user)
     return list(qs[:30])
+
+
+def is_challenged(match: Match, user: Any) -> bool:
+    """Whether ``user`` is the player a challenge of ``match`` names (they may open its
+    page to accept or decline before they have a seat)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return Challenge.objects.filter(match_id=match.pk, opponent=user).exists()
+
+
+def challenge_of(match: Match) -> Challenge | None:
+    return (Challenge.objects.select_related("challenger", "opponent")
+            .filter(match_id=match.pk).first())
+
+
+def challenges_for_home(user: Any, *, limit: int = 30) -> tuple[list[Challenge], list[Challenge]]:
+    """(pending challenges for ``user`` to answer, oldest first; ``user``'s latest
+    challenges not accepted yet or never — pending, declined, expired, withdrawn), in one
+    query."""
+    if not getattr(user, "is_authenticated", False):
+        return [], []
+    rows = list(Challenge.objects.filter(
+        Q(opponent=user, status=Challenge.Status.PENDING)
+        | (Q(challenger=user) & ~Q(status=Challenge.Status.ACCEPTED)))
+        .select_related("challenger", "opponent").order_by("-created_at")[:limit])
+    received = [c for c in rows if c.opponent_id == user.pk and c.is_pending]
+    sent = [c for c in rows if c.challenger_id == user.pk][:10]
+    return received[::-1], sent
 
 
 @dataclass

@@ -17,7 +17,7 @@ when no Celery worker runs. The same goes for a bot seat's turn that opens right
 from __future__ import annotations
 
 import logging
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -26,7 +26,7 @@ from django.utils.crypto import salted_hmac
 from django.utils.timezone import now as timezone_now
 
 from diceslayer import engine
-from diceslayer.models import DailyAttempt
+from diceslayer.models import Challenge, DailyAttempt
 from games.exceptions import ApplicationError
 from games.models import Match, Notification, Phase, Seat
 from games.services.matches import match_create, match_join, match_start
@@ -51,6 +51,15 @@ NO_SUCH_USER = "There is no player called {name!r}."
 BAD_TURN_HOURS = "The time per turn is one of {choices} hours."
 NOT_DICESLAYER = "This is not a Dice Slayer match."
 NOT_OPEN = "This game is no longer open to join."
+CHALLENGE_HOURS = 48
+NO_CHALLENGE = "This game has no challenge to answer."
+NOT_YOUR_CHALLENGE = "This challenge is for another player: only they can accept or decline it."
+CHALLENGE_ANSWERED = "This challenge is no longer open ({status})."
+CHALLENGE_EXPIRED = "This challenge expired: it was not answered within {hours} hours."
+NO_REMATCH = "A rematch is offered to the players of a finished versus game."
+DECLINED_SUMMARY = "{name} declined the challenge."
+WITHDRAWN_SUMMARY = "{name} withdrew the challenge."
+EXPIRED_SUMMARY = "The challenge expired unanswered after {hours} hours."
 
 
 def versus_schedule(hours: float) -> dict[str, Any]:
@@ -168,11 +177,13 @@ def user_by_username(name: str):
 
 def versus_create(*, challenger, variant: str = "versus2", opponent=None, against_bot: bool = False,
                   turn_hours: float = DEFAULT_TURN_HOURS, target_score: int = 0,
-                  bots_enabled: bool = False, now: datetime | None = None) -> Match:
+                  bots_enabled: bool = False, rematch_of: Match | None = None,
+                  now: datetime | None = None) -> Match:
     """A two-player match.
 
-    - ``opponent`` given: a private challenge; both are seated and it starts at once (the
-      opponent gets the framework's "match started" mail, then "your move").
+    - ``opponent`` given: a private challenge (:class:`Challenge`): the challenger is
+      seated and the match waits until the opponent accepts (:func:`challenge_accept`,
+      it starts then), declines, or lets it expire after ``CHALLENGE_HOURS``.
     - ``against_bot``: the second seat is the game's bot; it starts at once.
     - neither: a public game that waits in the list until someone joins
       (:func:`versus_join` starts it).
@@ -191,6 +202,7 @@ def versus_create(*, challenger, variant: str = "versus2", opponent=None, agains
     config = {"variant": variant, "target_score": target_score if variant == "versus2" else 0}
     who = (opponent.get_username() if opponent is not None else "the bot" if against_bot
            else "anyone")
+    now = now or timezone_now()
     with transaction.atomic():
         match = match_create(game=GAME, name=f"{challenger.get_username()} vs {who}",
                              created_by=challenger, config=config, min_players=2, max_players=2,
@@ -198,8 +210,9 @@ def versus_create(*, challenger, variant: str = "versus2", opponent=None, agains
                              schedule=versus_schedule(turn_hours), bots_enabled=bots_enabled)
         match_join(match=match, user=challenger, invite_code=match.invite_code)
         if opponent is not None:
-            match_join(match=match, user=opponent, invite_code=match.invite_code)
-            match_start(match=match, actor=challenger, now=now)
+            Challenge.objects.create(match=match, challenger=challenger, opponent=opponent,
+                                     created_at=now, rematch_of=rematch_of,
+                                     expires_at=now + timedelta(hours=CHALLENGE_HOURS))
         elif against_bot:
             Seat.objects.create(match=match, user=None, is_bot=True)
             match_start(match=match, actor=challenger, now=now)
@@ -221,6 +234,135 @@ def versus_join(*, match: Match, user, now: datetime | None = None) -> Match:
     _close_ready(match, now=now)
     match.refresh_from_db()
     return match
+
+
+# --- challenges: accept, decline, expire, rematch ---------------------------------------
+
+def _cancel_forming(match_id: int, summary: str, now: datetime) -> None:
+    """Cancel a challenge's match that never started (nobody won, nothing was played)."""
+    match = Match.objects.select_for_update().get(pk=match_id)
+    if match.status != Match.Status.FORMING:
+        return
+    match.status = Match.Status.CANCELLED
+    match.finished_at = now
+    match.outcome = {"winners": [], "summary": summary}
+    match.version += 1
+    match.save(update_fields=["status", "finished_at", "outcome", "version"])
+
+
+def _locked_challenge(match: Match) -> Challenge:
+    challenge = (Challenge.objects.select_for_update().select_related("challenger", "opponent")
+                 .filter(match_id=match.pk).first())
+    if challenge is None:
+        raise ApplicationError(NO_CHALLENGE, code="NO_CHALLENGE", status=404)
+    return challenge
+
+
+def _expire(challenge: Challenge, now: datetime) -> None:
+    challenge.status = Challenge.Status.EXPIRED
+    challenge.answered_at = now
+    challenge.save(update_fields=["status", "answered_at"])
+    _cancel_forming(challenge.match_id, EXPIRED_SUMMARY.format(hours=CHALLENGE_HOURS), now)
+
+
+def challenge_accept(*, match: Match, user, now: datetime | None = None) -> Match:
+    """The challenged player accepts: they take the second seat and the match starts.
+
+    Refused (nothing changes) for anyone but the challenged player (403), for a challenge
+    already answered (409), and for one past its expiry (409; it is expired on the spot,
+    as the sweep would)."""
+    now = now or timezone_now()
+    expired = False
+    with transaction.atomic():
+        challenge = _locked_challenge(match)
+        if challenge.opponent_id != getattr(user, "pk", None):
+            raise ApplicationError(NOT_YOUR_CHALLENGE, code="NOT_YOUR_CHALLENGE", status=403)
+        if not challenge.is_pending:
+            raise ApplicationError(CHALLENGE_ANSWERED.format(
+                status=challenge.get_status_display().lower()), code="ANSWERED", status=409)
+        if challenge.expires_at <= now:
+            _expire(challenge, now)
+            expired = True
+        else:
+            match_join(match=match, user=user, invite_code=match.invite_code)
+            match_start(match=match, actor=user, now=now)
+            challenge.status = Challenge.Status.ACCEPTED
+            challenge.answered_at = now
+            challenge.save(update_fields=["status", "answered_at"])
+    if expired:
+        raise ApplicationError(CHALLENGE_EXPIRED.format(hours=CHALLENGE_HOURS), code="EXPIRED",
+                               status=409)
+    _close_ready(match, now=now)
+    match.refresh_from_db()
+    return match
+
+
+def challenge_decline(*, match: Match, user, now: datetime | None = None) -> Match:
+    """The challenged player declines (or the challenger withdraws): the match is cancelled.
+    Anyone else is refused (403) and nothing changes."""
+    now = now or timezone_now()
+    with transaction.atomic():
+        challenge = _locked_challenge(match)
+        uid = getattr(user, "pk", None)
+        if uid not in (challenge.opponent_id, challenge.challenger_id):
+            raise ApplicationError(NOT_YOUR_CHALLENGE, code="NOT_YOUR_CHALLENGE", status=403)
+        if not challenge.is_pending:
+            raise ApplicationError(CHALLENGE_ANSWERED.format(
+                status=challenge.get_status_display().lower()), code="ANSWERED", status=409)
+        declined = uid == challenge.opponent_id
+        challenge.status = Challenge.Status.DECLINED if declined else Challenge.Status.WITHDRAWN
+        challenge.answered_at = now
+        challenge.save(update_fields=["status", "answered_at"])
+        summary = (DECLINED_SUMMARY if declined else WITHDRAWN_SUMMARY).format(
+            name=user.get_username())
+        _cancel_forming(match.pk, summary, now)
+    match.refresh_from_db()
+    return match
+
+
+def challenges_expire(*, now: datetime | None = None, batch: int = 100) -> int:
+    """The sweep (beat): every pending challenge past ``expires_at`` expires and its match
+    is cancelled. Returns how many expired; safe to run anywhere, any number of times."""
+    now = now or timezone_now()
+    done = 0
+    while True:
+        with transaction.atomic():
+            due = list(Challenge.objects.select_for_update(skip_locked=True)
+                       .filter(status=Challenge.Status.PENDING, expires_at__lte=now)
+                       .order_by("expires_at")[:batch])
+            for challenge in due:
+                _expire(challenge, now)
+        done += len(due)
+        if len(due) < batch:
+            return done
+
+
+def versus_rematch(*, match: Match, user, now: datetime | None = None) -> Match:
+    """A new game with the same rules against the same opponent, from a finished one.
+
+    Against the bot it starts at once. Against a person it is a challenge they accept or
+    decline — unless they already offered the rematch: then pressing it accepts theirs.
+    Pressing it twice returns the challenge already sent."""
+    if match.game != GAME or match.status != Match.Status.FINISHED:
+        raise ApplicationError(NO_REMATCH, code="NO_REMATCH", status=409)
+    seats = list(match.seats.filter(number__isnull=False).select_related("user"))
+    mine = next((s for s in seats if s.user_id == getattr(user, "pk", None)), None)
+    if mine is None or len(seats) != 2 or match.config.get("variant") not in VERSUS_VARIANTS:
+        raise ApplicationError(NO_REMATCH, code="NO_REMATCH", status=409)
+    other = next(s for s in seats if s is not mine)
+    offered = (Challenge.objects.filter(rematch_of=match, status=Challenge.Status.PENDING)
+               .select_related("match").first())
+    if offered is not None:
+        if offered.opponent_id == user.pk:
+            return challenge_accept(match=offered.match, user=user, now=now)
+        return offered.match
+    hours = (match.schedule or {}).get("hours", DEFAULT_TURN_HOURS)
+    return versus_create(
+        challenger=user, variant=match.config["variant"],
+        opponent=other.user if not other.is_bot else None, against_bot=other.is_bot,
+        turn_hours=hours if hours in TURN_HOURS_CHOICES else DEFAULT_TURN_HOURS,
+        target_score=int(match.config.get("target_score") or 0),
+        bots_enabled=match.bots_enabled, rematch_of=match, now=now)
 
 
 # --- playing -----------------------------------------------------------------------------

@@ -20,4 +20,7 @@ urlpatterns = [
     path("m/<int:match_id>/board/", views.board, name="board"),
     path("m/<int:match_id>/pick/", views.pick, name="pick"),
     path("m/<int:match_id>/replay/", views.replay, name="replay"),
+    path("m/<int:match_id>/accept/", views.challenge_accept, name="challenge-accept"),
+    path("m/<int:match_id>/decline/", views.challenge_decline, name="challenge-decline"),
+    path("m/<int:match_id>/rematch/", views.rematch, name="rematch"),
 ]

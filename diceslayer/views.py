@@ -35,13 +35,19 @@ DAILY_STARTED = "Today's challenge: everyone gets the same dice for the same pic
 VERSUS_STARTED = "The match has started."
 VERSUS_OPEN = "Your game is open: it starts when someone joins."
 JOINED = "You joined: the match has started."
+CHALLENGE_SENT = "Your challenge is sent: the game starts when {name} accepts it."
+ACCEPTED = "You accepted the challenge: the match has started."
+DECLINED = "You declined the challenge."
+WITHDRAWN = "You withdrew your challenge."
+REMATCH_SENT = "Rematch offered: it starts when {name} accepts it."
 REPLAY_BROKEN = "This game cannot be replayed."
 
 
 def _get_match_for_user(request: HttpRequest, match_id: int) -> Match:
     """The Dice Slayer match if this user may see it, else 404."""
     match = Match.objects.filter(pk=match_id, game=engine.SLUG).first()
-    if match is None or not game_pages.can_view(match, request.user):
+    if match is None or not (game_pages.can_view(match, request.user)
+                             or selectors.is_challenged(match, request.user)):
         raise Http404("No such game.")
     return match
 
@@ -62,6 +68,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "games": selectors.my_games(request.user),
         "open_games": selectors.open_versus_games(request.user),
         "top_today": selectors.daily_leaderboard(day, limit=5),
+        "challenges": selectors.challenges_for_home(request.user),
         "versus_form": VersusCreateForm(),
     })
 
@@ -152,7 +159,8 @@ def versus_new(request: HttpRequest) -> HttpResponse:
                 status = exc.client_status
             else:
                 messages.success(request, VERSUS_STARTED if match.status == Match.Status.RUNNING
-                                 else VERSUS_OPEN)
+                                 else CHALLENGE_SENT.format(name=opponent.get_username())
+                                 if opponent is not None else VERSUS_OPEN)
                 return redirect("diceslayer:play", match_id=match.pk)
     return render(request, "diceslayer/versus_new.html", {"form": form}, status=status)
 
@@ -169,6 +177,53 @@ def versus_join(request: HttpRequest, match_id: int) -> HttpResponse:
     return redirect("diceslayer:play", match_id=match.pk)
 
 
+@login_required
+@require_POST
+def challenge_accept(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The challenged player accepts: the match starts (anyone else: refused, 403/404)."""
+    match = _get_match_for_user(request, match_id)
+    try:
+        services.challenge_accept(match=match, user=request.user)
+    except ApplicationError as exc:
+        match.refresh_from_db()
+        return _page(request, match, status=exc.client_status, error=exc.message)
+    messages.success(request, ACCEPTED)
+    return redirect("diceslayer:play", match_id=match.pk)
+
+
+@login_required
+@require_POST
+def challenge_decline(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The challenged player declines, or the challenger withdraws: the match is cancelled."""
+    match = _get_match_for_user(request, match_id)
+    try:
+        services.challenge_decline(match=match, user=request.user)
+    except ApplicationError as exc:
+        match.refresh_from_db()
+        return _page(request, match, status=exc.client_status, error=exc.message)
+    is_opponent = selectors.is_challenged(match, request.user)
+    messages.info(request, DECLINED if is_opponent else WITHDRAWN)
+    return redirect("diceslayer:home")
+
+
+@login_required
+@require_POST
+def rematch(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A new game against the same opponent with the same rules, after a finished one."""
+    match = _get_match_for_user(request, match_id)
+    try:
+        new = services.versus_rematch(match=match, user=request.user)
+    except ApplicationError as exc:
+        return _page(request, match, status=exc.client_status, error=exc.message)
+    if new.status == Match.Status.RUNNING:
+        messages.success(request, VERSUS_STARTED)
+    else:
+        challenge = selectors.challenge_of(new)
+        messages.success(request, REMATCH_SENT.format(
+            name=challenge.opponent.get_username() if challenge else "your opponent"))
+    return redirect("diceslayer:play", match_id=new.pk)
+
+
 # --- the play page -----------------------------------------------------------------------
 
 def _page(request: HttpRequest, match: Match, *, status: int = 200, error: str | None = None,
@@ -178,6 +233,7 @@ def _page(request: HttpRequest, match: Match, *, status: int = 200, error: str |
     ctx["seat"] = seat
     ctx["can_join"] = (match.status == Match.Status.FORMING and not match.is_private
                        and seat is None)
+    ctx.update(pages.challenge_context(match, request.user))
     if match.state is not None:
         ctx.update(pages.board_context(request, match, hint=hint, patterns=patterns,
                                        error=error))

@@ -25,7 +25,9 @@ CONFIG_SCHEMA: tuple[ConfigField, ...] = (
     ConfigField(
         key="variant", type="choice", default=Variant.SOLO.value, label="Variant",
         help="Solo, solo with wild dice, or one of the two versus prototypes.",
-        choices=tuple((v.value, v.label) for v in Variant)),
+        # versus 2 before the prototype 1 it replaced (most prototype 1 games end 0–0)
+        choices=tuple((v.value, v.label) for v in (Variant.SOLO, Variant.SOLO_WILD,
+                                                   Variant.VERSUS2, Variant.VERSUS1))),
     ConfigField(
         key="target_score", type="int", default=0, label="Target score",
         help="Versus prototype 2 only: the first to reach it wins. 0 = no target "

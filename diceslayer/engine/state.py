@@ -43,7 +43,7 @@ class Variant(str, enum.Enum):
 VARIANT_LABELS = {
     Variant.SOLO: "Solo",
     Variant.SOLO_WILD: "Solo with wild dice",
-    Variant.VERSUS1: "Versus, prototype 1 (grace zones)",
+    Variant.VERSUS1: "Versus, prototype 1 — most games end 0–0 (grace zones)",
     Variant.VERSUS2: "Versus, prototype 2 (attacks and the bomb)",
 }
 

@@ -197,11 +197,13 @@ def test_versus_between_two_browsers_to_the_end(live_server, chromium):
     match = Match.objects.get(game="diceslayer")
     assert match.config == {"variant": "versus2", "target_score": 10}
 
-    bob.goto(f"{base}/")
+    # the challenge waits for bob's answer (issue #10): alice sees it, bob accepts it
+    assert "Waiting for bob to accept or decline." in alice.locator("#ds-challenge").inner_text()
     bob.goto(f"{base}/diceslayer/")
-    assert "Your move" in bob.locator("#ds-my-games").inner_text() or \
-        "Your move" not in alice.locator("body").inner_text()
-    bob.goto(f"{base}/diceslayer/m/{match.pk}/")
+    assert "alice challenges you" in bob.locator("#ds-challenges-in").inner_text()
+    bob.locator("#ds-challenges-in").get_by_role("button", name="Accept").click()
+    bob.wait_for_url(re.compile(rf".*/diceslayer/m/{match.pk}/$"))
+    alice.reload()
     pages = {"alice": alice, "bob": bob}
 
     def mover() -> str:

@@ -25,7 +25,8 @@ def test_config_defaults_are_solo_without_target():
     keys = [f.key for f in engine.config_schema()]
     assert keys == ["variant", "target_score"]
     variant = engine.config_schema()[0]
-    assert [c[0] for c in variant.choices] == ["solo", "solo_wild", "versus1", "versus2"]
+    # versus 2 is offered before prototype 1 (issue #10)
+    assert [c[0] for c in variant.choices] == ["solo", "solo_wild", "versus2", "versus1"]
 
 
 @pytest.mark.parametrize("config, field", [

@@ -38,14 +38,22 @@ def mover_and_waiter(match, users):
 
 @pytest.fixture
 def versus(alice, bob):
-    return services.versus_create(challenger=alice, opponent=bob)
+    return accepted(alice, bob)
+
+
+def accepted(challenger, opponent, **kw):
+    """A challenge, accepted by the challenged player: the match is running."""
+    match = services.versus_create(challenger=challenger, opponent=opponent, **kw)
+    return services.challenge_accept(match=match, user=opponent)
 
 
 def test_challenge_by_username_starts_a_private_match_with_a_24h_turn(alice, bob, alice_client):
     resp = create(alice_client, opponent="BOB")
     match = Match.objects.get(game="diceslayer")
     assert resp.status_code == 302 and resp["Location"] == reverse("diceslayer:play", args=[match.pk])
-    assert match.status == Match.Status.RUNNING and match.is_private
+    assert match.status == Match.Status.FORMING and match.is_private  # until bob accepts
+    match = services.challenge_accept(match=match, user=bob)
+    assert match.status == Match.Status.RUNNING
     assert match.config == {"variant": "versus2", "target_score": 0}
     assert sorted(match.seats.values_list("user__username", flat=True)) == ["alice", "bob"]
     phase = open_phase(match)
@@ -56,7 +64,7 @@ def test_challenge_by_username_starts_a_private_match_with_a_24h_turn(alice, bob
 
 def test_the_challenger_sets_the_time_per_turn_and_prototype_1(alice, bob, alice_client):
     create(alice_client, opponent="bob", variant="versus1", turn_hours=4)
-    match = Match.objects.get(game="diceslayer")
+    match = services.challenge_accept(match=Match.objects.get(game="diceslayer"), user=bob)
     assert match.config["variant"] == "versus1"
     phase = open_phase(match)
     assert phase.deadline_at - phase.opens_at == timedelta(hours=4)
@@ -146,7 +154,7 @@ def test_when_time_runs_out_the_stated_default_move_is_played(versus):
 
 
 def test_with_bots_enabled_the_bot_plays_an_absent_player(alice, bob):
-    match = services.versus_create(challenger=alice, opponent=bob, bots_enabled=True)
+    match = accepted(alice, bob, bots_enabled=True)
     mover, other, state = mover_and_waiter(match, None)
     phase = open_phase(match)
     phases_close_due(now=phase.deadline_at + timedelta(seconds=1))
@@ -189,7 +197,7 @@ def test_another_users_versus_match_is_refused(versus, mallory_client):
 
 
 def test_a_match_with_a_low_target_score_ends_with_a_winner(alice, bob, alice_client):
-    match = services.versus_create(challenger=alice, opponent=bob, target_score=10)
+    match = accepted(alice, bob, target_score=10)
     play_to_end(match, {})
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
@@ -232,7 +240,7 @@ def test_versus_page_queries_do_not_grow_with_turns(alice, bob, turns,
                                                     django_assert_max_num_queries):
     from tests.games.views.conftest import client_for
 
-    match = services.versus_create(challenger=alice, opponent=bob)
+    match = accepted(alice, bob)
     for _ in range(turns):
         match.refresh_from_db()
         if match.status != Match.Status.RUNNING:
@@ -255,7 +263,7 @@ def test_prototype_1_grace_cancels_are_chosen_on_the_board(alice, bob):
     from tests.diceslayer.web.conftest import set_state
     from tests.games.views.conftest import client_for
 
-    match = services.versus_create(challenger=alice, opponent=bob, variant="versus1")
+    match = accepted(alice, bob, variant="versus1")
     mover, other, _ = mover_and_waiter(match, None)
     me = mover.number
     players = [None, None]
