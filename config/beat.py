@@ -1,6 +1,6 @@
 """One scheduler: Celery beat guarded by a lock in Redis (docs/operations.md "Beat").
 
-Any number of beats may run; only the one holding ``pbw:beat:lock`` sends tasks. The lock
+Any number of beats may run; only the one holding ``<REDIS_KEY_PREFIX>:beat:lock`` sends tasks. The lock
 is a key with a time to live (``BEAT_LOCK_TTL_SECONDS``) that its holder renews on every
 tick: a beat that crashes (or is SIGKILLed) stops renewing, and a standby beat takes over
 within the TTL. Nothing is kept on disk that could stop a restart (start beat with
@@ -23,7 +23,11 @@ from config import liveness
 
 log = logging.getLogger(__name__)
 
-LOCK_KEY = "pbw:beat:lock"
+
+
+def lock_key() -> str:
+    return liveness.key("beat", "lock")
+
 
 # Renew only if we still own it (a beat paused past the TTL must not steal it back).
 _RENEW = """
@@ -53,9 +57,9 @@ class BeatLock:
         if redis is None:
             return True  # embedded: no Redis, one process, nothing to share
         try:
-            if self.held and redis.eval(_RENEW, 1, LOCK_KEY, self.owner, self.ttl_ms):
+            if self.held and redis.eval(_RENEW, 1, lock_key(), self.owner, self.ttl_ms):
                 return True
-            got = bool(redis.set(LOCK_KEY, self.owner, nx=True, px=self.ttl_ms))
+            got = bool(redis.set(lock_key(), self.owner, nx=True, px=self.ttl_ms))
         except Exception as exc:  # noqa: BLE001 - Redis down: nobody can send anyway
             if self.held:
                 log.warning("beat lock: Redis unreachable (%r); standing by", exc)
@@ -71,7 +75,7 @@ class BeatLock:
         if redis is None or not self.held:
             return
         try:
-            redis.eval(_RELEASE, 1, LOCK_KEY, self.owner)
+            redis.eval(_RELEASE, 1, lock_key(), self.owner)
         except Exception:  # noqa: BLE001 - it expires by itself
             pass
         self.held = False

@@ -19,9 +19,17 @@ from django.conf import settings
 
 log = logging.getLogger(__name__)
 
-PREFIX = "pbw:live:"
-WORKER_KEY = PREFIX + "worker:"
-BEAT_KEY = PREFIX + "beat"
+
+
+def key(*parts: str) -> str:
+    """A Redis key in this site's namespace (``REDIS_KEY_PREFIX``: several sites, or
+    several test runs, may share one Redis)."""
+    return ":".join([settings.REDIS_KEY_PREFIX, *parts])
+
+
+def worker_key(hostname: str = "") -> str:
+    return key("live", "worker", hostname)
+
 WORKER_BEAT_SECONDS = 5
 WORKER_TTL_SECONDS = 20
 
@@ -59,7 +67,7 @@ def worker_heartbeat(hostname: str, queues: list[str]) -> None:
     if redis is None:
         return
     try:
-        redis.set(WORKER_KEY + hostname, json.dumps({"queues": sorted(queues), "at": time.time()}),
+        redis.set(worker_key(hostname), json.dumps({"queues": sorted(queues), "at": time.time()}),
                   ex=WORKER_TTL_SECONDS)
     except Exception as exc:  # noqa: BLE001 - liveness must never break the worker
         log.debug("worker heartbeat not written: %r", exc)
@@ -71,14 +79,15 @@ def workers() -> dict[str, dict[str, Any]]:
     redis = client()
     if redis is None:
         return {}
-    keys = list(redis.scan_iter(match=WORKER_KEY + "*", count=100))
+    prefix = worker_key()
+    keys = list(redis.scan_iter(match=prefix + "*", count=100))
     out = {}
     now = time.time()
-    for key, raw in zip(keys, redis.mget(keys) if keys else []):
+    for raw_key, raw in zip(keys, redis.mget(keys) if keys else []):
         if raw is None:
             continue
         data = json.loads(raw)
-        name = key.decode()[len(WORKER_KEY):]
+        name = raw_key.decode()[len(prefix):]
         out[name] = {"queues": data.get("queues", []), "age_s": round(now - data["at"], 1)}
     return out
 
@@ -89,7 +98,7 @@ def beat_mark(owner: str) -> None:
     if redis is None:
         return
     try:
-        redis.set(BEAT_KEY, json.dumps({"owner": owner, "at": time.time()}), ex=300)
+        redis.set(key("live", "beat"), json.dumps({"owner": owner, "at": time.time()}), ex=300)
     except Exception as exc:  # noqa: BLE001
         log.debug("beat mark not written: %r", exc)
 
@@ -99,7 +108,7 @@ def beat() -> dict[str, Any] | None:
     redis = client()
     if redis is None:
         return None
-    raw = redis.get(BEAT_KEY)
+    raw = redis.get(key("live", "beat"))
     if raw is None:
         return None
     data = json.loads(raw)
@@ -130,6 +139,6 @@ def install_worker_heartbeat() -> None:
         redis = client()
         if redis is not None and state.get("hostname"):
             try:
-                redis.delete(WORKER_KEY + state["hostname"])
+                redis.delete(worker_key(state["hostname"]))
             except Exception:  # noqa: BLE001
                 pass

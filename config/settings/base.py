@@ -84,9 +84,11 @@ DATABASES = {"default": database_from_url(
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL", "")
+# Every key this site writes to Redis starts with this (cache, beat lock, liveness marks).
+REDIS_KEY_PREFIX = env_str("REDIS_KEY_PREFIX", "pbw")
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": REDIS_URL, "KEY_PREFIX": "pbw"}}
+                          "LOCATION": REDIS_URL, "KEY_PREFIX": REDIS_KEY_PREFIX}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 

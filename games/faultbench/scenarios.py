@@ -81,8 +81,8 @@ class Processes:
         kill(old.pid)
         old.wait()
         try:  # the dead worker's mark would outlive it for a few seconds
-            liveness.client().delete(liveness.WORKER_KEY + next(
-                k for k in liveness.workers() if k.startswith(f"{name}")))
+            liveness.client().delete(liveness.worker_key(next(
+                k for k in liveness.workers() if k.startswith(f"{name}"))))
         except Exception:  # noqa: BLE001
             pass
         setattr(self, name, self.stack.worker(name, f"{name}{next(_names) + 1}"))

@@ -97,9 +97,11 @@ def redis_lock(settings):
     except redis.RedisError:
         pytest.skip("no Redis on 127.0.0.1:6379")
     settings.REDIS_URL = REDIS
-    liveness.client().delete(beat.LOCK_KEY)
+    settings.REDIS_KEY_PREFIX = f"test-{os.getpid()}"  # other runs share this Redis
+    liveness.client().delete(beat.lock_key())
     yield beat
-    liveness.client().delete(beat.LOCK_KEY)
+    for key in liveness.client().scan_iter(match=liveness.key("*")):
+        liveness.client().delete(key)
 
 
 def test_only_one_beat_holds_the_lock_and_a_standby_takes_over(redis_lock):

@@ -29,10 +29,11 @@ def broker(settings):
     except redis.RedisError:
         pytest.skip("no Redis on 127.0.0.1:6379")
     settings.REDIS_URL = REDIS
+    settings.REDIS_KEY_PREFIX = f"test-{os.getpid()}"  # other runs share this Redis
     settings.CELERY_TASK_ALWAYS_EAGER = False
     client = liveness.client()
     yield client
-    for key in client.scan_iter(match=liveness.PREFIX + "*"):
+    for key in client.scan_iter(match=liveness.key("*")):
         client.delete(key)
 
 
