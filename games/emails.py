@@ -23,7 +23,7 @@ from games import selectors
 from games.registry import UnknownGame, get_game
 from games.lib.dates import format_local
 from games.lib.unsubscribe import unsubscribe_url
-from games.models import Match, Notification, Phase
+from games.models import DiaryEntry, Match, Notification, Phase
 
 K = Notification.Kind
 log = logging.getLogger(__name__)
@@ -45,10 +45,17 @@ def match_url(match: Match | None) -> str:
 
 
 def _lines(match: Match, seat: int | None, from_seq: int, to_seq: int, lang: str) -> list[str]:
+    """The reader's diary lines ``from_seq``..``to_seq``. The rows are fetched once per
+    Match object and range (the outbox gives a batch's emails of one match the same
+    object), then filtered per reader by ``selectors.diary_lines_visible``."""
     if to_seq < from_seq:
         return []
-    return [line.text for line in selectors.diary_for_seat(
-        match, seat, since_seq=from_seq - 1, until_seq=to_seq, lang=lang)]
+    memo = match.__dict__.setdefault("_email_diary_memo", {})
+    if (from_seq, to_seq) not in memo:
+        memo[(from_seq, to_seq)] = list(DiaryEntry.objects.filter(
+            match=match, seq__gte=from_seq, seq__lte=to_seq).order_by("seq"))
+    return [line.text for line in selectors.diary_lines_visible(
+        match, memo[(from_seq, to_seq)], seat, lang)]
 
 
 def _phase_context(n: Notification, zone: str) -> dict[str, Any]:

@@ -12,13 +12,17 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import json
 from dataclasses import dataclass
+from datetime import timezone as dt_timezone
 from typing import Any, Mapping
 
 from django.core.cache import cache
+from django.db import connection
 from django.db.models import Q, QuerySet
+from django.utils.dateparse import parse_datetime
 
-from games.models import CheckIn, DiaryEntry, Match, Phase, Seat
+from games.models import CheckIn, DiaryEntry, Match, Order, Phase, Seat
 from games.registry import UnknownGame, get_game, get_rules
 
 
@@ -76,6 +80,20 @@ def player_view_for(match: Match, seat: Seat | None, *, omniscient: bool = False
         return engine.omniscient_view(state)
     number = seat.number if seat is not None and seat.match_id == match.pk else None
     return engine.player_view(state, number)
+
+
+def player_view_state(match: Match) -> Any:
+    """The engine state of ``match`` (loaded once by callers rendering many seats' views,
+    such as a batch of emails); pass it to :func:`player_view_from_state`."""
+    return get_rules(match.game).load(match.state) if match.state is not None else None
+
+
+def player_view_from_state(match: Match, state: Any, seat_number: int | None) -> dict[str, Any]:
+    """``engine.player_view`` of an already loaded state, for ``seat_number`` (None =
+    spectator): the same door as :func:`player_view_for`."""
+    if state is None:
+        return {}
+    return get_rules(match.game).player_view(state, seat_number)
 
 
 @dataclass(frozen=True)
@@ -188,6 +206,36 @@ def diary_rows_for_seat(match: Match, seat_number: int | None, *, since_seq: int
     return qs.filter(audience).order_by("seq")
 
 
+def diary_lines_visible(match: Match, rows: list[DiaryEntry], seat_number: int | None,
+                        lang: str = "en", names: Mapping[int, str] | None = None
+                        ) -> list[DiaryLine]:
+    """Of already fetched ``rows`` (one query for many readers, e.g. a batch of emails),
+    the lines ``seat_number`` may read (public, or its number in the audience), described
+    for it like :func:`diary_for_seat` does; the game's ``describe_context`` is computed
+    once per Match object."""
+    try:
+        entry = get_game(match.game)
+    except UnknownGame:
+        entry = None
+    engine = entry.engine if entry is not None else None
+    context = entry.extras.get("describe_context") if entry is not None else None
+    if "_describe_context" not in match.__dict__:
+        match.__dict__["_describe_context"] = dict(context(match)) if callable(context) else {}
+    if names is None and engine is not None:  # a person reads names, never placeholders
+        if "_seat_names" not in match.__dict__:
+            match.__dict__["_seat_names"] = seat_names(match)
+        names = match.__dict__["_seat_names"]
+    mark = f",{seat_number}," if seat_number is not None else None
+    visible = [r for r in rows if r.is_public or (mark is not None and mark in r.audience)]
+    texts = described(engine, match, visible, seat_number, lang, names,
+                      context=match.__dict__["_describe_context"],
+                      name_text=entry.extras.get("name_text") if entry is not None else None)
+    return [DiaryLine(seq=r.seq, turn=r.turn, phase_kind=r.phase_kind, kind=r.kind,
+                      text=text, is_public=r.is_public, created_at=r.created_at,
+                      phase_id=r.phase_id)
+            for r, text in zip(visible, texts)]
+
+
 def diary_for_seat(match: Match, seat_number: int | None, *, since_seq: int = 0,
                    until_seq: int | None = None, lang: str = "en",
                    omniscient: bool = False, names: Mapping[int, str] | None = None,
@@ -281,3 +329,80 @@ def phase_history(match: Match) -> QuerySet[Phase]:
 def may_start(match: Match, user) -> bool:
     """Who may start a forming match by hand: its creator or the director."""
     return bool(user.is_authenticated and (user.is_staff or match.created_by_id == user.pk))
+
+
+# --- "my games" and the "your move" count (issue #12) -------------------------------------
+
+@dataclass(frozen=True)
+class MyGame:
+    """One live seat of the reader, as the "My games" page and the nav count see it."""
+
+    seat_id: int
+    seat_number: int
+    match_id: int
+    match_name: str
+    game: str
+    status: str
+    phase_id: int | None
+    phase_kind: str
+    turn: int
+    deadline_at: Any
+    awaited: bool
+    quarantined: bool
+    checked_in: bool
+    ordered: bool
+
+    @property
+    def your_move(self) -> bool:
+        """The phase waits for this seat and it has not checked in (same rule as the
+        lobby's marker and the early close)."""
+        return (self.status == Match.Status.RUNNING and self.phase_id is not None
+                and self.awaited and not self.quarantined and not self.checked_in)
+
+    @property
+    def acted(self) -> bool:
+        return self.checked_in or self.ordered
+
+
+def my_games(user: Any) -> list[MyGame]:
+    """The reader's running and paused matches with their open phase, ordered by deadline
+    (soonest first, none last), in ONE query: seats ⋈ matches ⟕ open phases, with
+    "checked in" and "gave an order" as ``EXISTS`` columns."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    seat, match, phase = (Seat._meta.db_table, Match._meta.db_table, Phase._meta.db_table)
+    checkin, order = CheckIn._meta.db_table, Order._meta.db_table
+    sql = f"""
+        SELECT s.id, s.number, m.id, m.name, m.game, m.status,
+               p.id, p.kind, p.turn, p.deadline_at, p.awaited, p.quarantined_at,
+               EXISTS (SELECT 1 FROM {checkin} c WHERE c.phase_id = p.id AND c.seat_id = s.id),
+               EXISTS (SELECT 1 FROM {order} o WHERE o.phase_id = p.id AND o.seat_id = s.id
+                       AND o.is_default = %s)
+        FROM {seat} s
+        JOIN {match} m ON m.id = s.match_id
+        LEFT JOIN {phase} p ON p.match_id = m.id AND p.closed_at IS NULL
+        WHERE s.user_id = %s AND s.removed_at IS NULL AND s.number IS NOT NULL
+              AND m.status IN (%s, %s)
+        ORDER BY (p.deadline_at IS NULL), p.deadline_at, m.id, p.number DESC"""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [False, user.pk, Match.Status.RUNNING, Match.Status.PAUSED])
+        rows = cursor.fetchall()
+    out: list[MyGame] = []
+    seen: set[int] = set()
+    for (seat_id, number, match_id, name, game, status, phase_id, kind, turn, deadline,
+         awaited, quarantined, checked_in, ordered) in rows:
+        if seat_id in seen:
+            continue  # two open phases (never expected): the latest wins
+        seen.add(seat_id)
+        if isinstance(awaited, str):
+            awaited = json.loads(awaited)
+        if isinstance(deadline, str):  # SQLite hands back naive UTC text
+            deadline = parse_datetime(deadline)
+            if deadline is not None and deadline.tzinfo is None:
+                deadline = deadline.replace(tzinfo=dt_timezone.utc)
+        out.append(MyGame(seat_id=seat_id, seat_number=number, match_id=match_id,
+                          match_name=name, game=game, status=status, phase_id=phase_id,
+                          phase_kind=kind or "", turn=turn or 0, deadline_at=deadline,
+                          awaited=number in (awaited or []), quarantined=quarantined is not None,
+                          checked_in=bool(checked_in), ordered=bool(ordered)))
+    return out

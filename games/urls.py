@@ -9,6 +9,7 @@ from games import api, unsubscribe, views
 app_name = "games"
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    path("my/", views.my_games, name="my-games"),
     path("m/new/", views.match_create_choose, name="match-create"),
     path("m/new/<slug:slug>/", views.match_create_view, name="match-create-game"),
     path("m/<int:match_id>/", views.match_detail, name="match-detail"),
@@ -19,6 +20,7 @@ urlpatterns = [
     path("m/<int:match_id>/start/", views.match_start_view, name="match-start"),
     path("m/<int:match_id>/order/", views.order_submit_view, name="order-submit"),
     path("m/<int:match_id>/checkin/", views.checkin_view, name="checkin"),
+    path("m/<int:match_id>/email/", views.seat_email_view, name="seat-email"),
     path("m/<int:match_id>/checkin/withdraw/", views.checkin_withdraw_view,
          name="checkin-withdraw"),
     path("join/<str:code>/", views.match_invite, name="match-invite"),

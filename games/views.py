@@ -30,6 +30,7 @@ from games.lib import pages
 from games.models import Match, Seat
 from games.selectors import may_start
 from games.services.matches import match_create, match_join, match_leave, match_start
+from games.services.notifications import seat_email_mode_set
 from games.services.orders import order_submit
 from games.services.seats import seat_checkin, seat_checkin_withdraw
 
@@ -92,6 +93,21 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, "games/lobby.html", {
         "filters": filters, "open_matches": open_matches, "my_matches": mine,
         "games": registry.all_games(), "status": status})
+
+
+@login_required
+@require_GET
+def my_games(request: HttpRequest) -> HttpResponse:
+    """"My games": the reader's live matches by deadline (soonest first), whether each
+    waits for them and whether they acted; the list, the nav count and the title come
+    from one query (``selectors.my_games``)."""
+    from games.context_processors import my_games_for_request
+
+    games = my_games_for_request(request)
+    names = {g.slug: g.name for g in registry.all_games()}
+    return render(request, "games/my_games.html", {
+        "games": games, "rows": [(g, names.get(g.game, g.game)) for g in games],
+        "waiting": sum(1 for g in games if g.your_move)})
 
 
 @login_required
@@ -355,6 +371,25 @@ def order_submit_view(request: HttpRequest, match_id: int) -> HttpResponse:
         return _match_page(request, match, status=exc.client_status, order_form=form,
                            order_error=exc.message)
     return _action_done(request, match, ORDER_SAVED, "#order")
+
+
+EMAIL_MODE_SAVED = _("Your email choice for this match is saved.")
+
+
+@login_required
+@require_POST
+def seat_email_view(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The per-match override of the reader's phase-email mode (empty = the profile's)."""
+    match = _get_match_for_user(request, match_id)
+    seat = _get_seat_for_user(match, request.user)
+    if seat is None:
+        return _match_page(request, match, status=403, error=NOT_A_PLAYER)
+    try:
+        seat_email_mode_set(seat=seat, mode=request.POST.get("email_mode", "").strip())
+    except ApplicationError as exc:
+        return _match_page(request, match, status=exc.client_status, error=exc.message)
+    messages.success(request, EMAIL_MODE_SAVED)
+    return redirect(reverse("games:match-detail", args=[match.pk]) + "#email-pref")
 
 
 @login_required

@@ -635,11 +635,15 @@ def email_context(match: Any, seat_number: int | None, lang: str = "en") -> dict
 
     if match is None or match.state is None:
         return {"now_lines": []}
-    seat = None
-    if seat_number is not None:
-        seat = Seat.objects.filter(match=match, number=seat_number).first()
-    view = selectors.player_view_for(match, seat)
-    names = {s.number: (s.user.get_username() if s.user_id else "bot")
-             for s in Seat.objects.filter(match=match, number__isnull=False)
-             .select_related("user")}
+    # The outbox renders a batch of emails with one Match object per match: the seats
+    # are read and the state loaded once per match and batch, not once per email.
+    memo = match.__dict__.setdefault("_email_context_memo", {})
+    if "seats" not in memo:
+        memo["seats"] = {s.number: s for s in Seat.objects.filter(
+            match=match, number__isnull=False).select_related("user")}
+        memo["state"] = selectors.player_view_state(match)
+    seats = memo["seats"]
+    names = {n: (s.user.get_username() if s.user_id else "bot") for n, s in seats.items()}
+    number = seat_number if seat_number in seats else None
+    view = selectors.player_view_from_state(match, memo["state"], number)
     return {"now_lines": now_lines(view, names, lang)}

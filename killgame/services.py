@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+from functools import lru_cache
 from typing import Any, Mapping
 
 from games.rules import InvalidConfig
@@ -210,11 +211,22 @@ def layout(zones: list[str], adjacent: Mapping[str, list[str]],
     deterministic force-directed layout from the links (same map → same picture).
 
     Start on a circle in listing order, then 200 Fruchterman–Reingold steps with a cooling
-    temperature; no randomness, so the drawing never moves between page loads.
+    temperature; no randomness, so the drawing never moves between page loads. The result
+    depends on the map alone, so it is memoised (a storm of phase emails draws the same
+    map thousands of times; each drawing costs ~0.1 s of CPU).
     """
     given = given or {}
     if zones and all(z in given for z in zones):
         return {z: given[z] for z in zones}
+    links = tuple((z, tuple(adjacent.get(z, []))) for z in zones)
+    return dict(_force_layout(tuple(zones), links))
+
+
+@lru_cache(maxsize=64)
+def _force_layout(zones_t: tuple[str, ...], links: tuple[tuple[str, tuple[str, ...]], ...]
+                  ) -> dict[str, tuple[float, float]]:
+    zones = list(zones_t)
+    adjacent = {z: list(bs) for z, bs in links}
     n = len(zones)
     if n == 0:
         return {}

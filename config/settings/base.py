@@ -59,6 +59,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "config.headers.PermissionsPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "games.middleware.PresenceMiddleware",
     "accounts.middleware.UserTimezoneMiddleware",
     "axes.middleware.AxesMiddleware",  # last: turns a locked-out login into the 429 page
 ]
@@ -76,6 +77,7 @@ TEMPLATES = [{
         "django.contrib.messages.context_processors.messages",
         "django.template.context_processors.i18n",
         "config.context_processors.site",
+        "games.context_processors.your_move",
     ]},
 }]
 

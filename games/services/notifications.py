@@ -116,6 +116,19 @@ def wants(user, kind: str, *, seat: Seat | None = None, awaited: bool | None = N
     return True
 
 
+EMAIL_MODE_INVALID = "Choose one of the email options shown."
+
+
+def seat_email_mode_set(*, seat: Seat, mode: str) -> Seat:
+    """Override the reader's phase-email mode for this match only (``""``: the profile's)."""
+    if mode not in {"", *MODE.values}:
+        raise ApplicationError(EMAIL_MODE_INVALID, code="BAD_EMAIL_MODE", status=400,
+                               field="email_mode")
+    Seat.objects.filter(pk=seat.pk).update(email_mode=mode)
+    seat.email_mode = mode
+    return seat
+
+
 def notification_create(*, recipient, kind: str, match: Match | None = None,
                         phase: Phase | None = None, payload: dict[str, Any] | None = None,
                         check_preferences: bool = True) -> Notification | None:

@@ -37,7 +37,7 @@ from django.db.models import F, Q
 from django.utils.timezone import now as timezone_now
 
 from games import emails
-from games.models import Notification
+from games.models import Match, Notification
 from games.services import notifications
 
 log = logging.getLogger(__name__)
@@ -150,7 +150,13 @@ def notifications_send_batch(*, ids: list[int] | None = None, limit: int | None 
     if not picked:
         return report
     rows = list(Notification.objects.filter(pk__in=picked)
-                .select_related("recipient__profile", "match", "phase").order_by("pk"))
+                .select_related("recipient__profile", "phase").order_by("pk"))
+    # one Match object per match (its state is large JSON, decoded once per batch), so
+    # renderers may memoise on it for the batch
+    matches = Match.objects.in_bulk({row.match_id for row in rows if row.match_id})
+    for row in rows:
+        if row.match_id is not None:
+            row.match = matches[row.match_id]
     decisions = notifications.send_decisions(rows, now=now)
     ready: list[tuple[Notification, object]] = []
     for row in rows:

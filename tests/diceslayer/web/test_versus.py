@@ -105,6 +105,8 @@ def test_turn_flow_pick_then_wait_then_the_other_is_emailed(
     assert not Order.objects.filter(phase__match=versus).exists()
 
     order = engine.default_orders(state, mover.number)[0]
+    from django.core.cache import cache
+    cache.clear()  # the other player left the page (no "your move" email while on it)
     with django_capture_on_commit_callbacks(execute=True):  # the outbox sends on commit
         resp = pick_post(mover_client, versus, headers=HX,
                          **({"pick_opponent": order["pick"]} if order.get("from") else

@@ -46,6 +46,7 @@ GET_PAGES = [
     ("games:match-diary", "public", {"anon": LOGIN, "stranger": 400, "player": 400, "staff": 400}),
     ("games:match-diary", "private", {"anon": LOGIN, "stranger": 404, "player": 400, "staff": 400}),
     ("accounts:profile", None, {"anon": LOGIN, "stranger": 200, "player": 200, "staff": 200}),
+    ("games:my-games", None, {"anon": LOGIN, "stranger": 200, "player": 200, "staff": 200}),
     ("accounts:signup", None, {"anon": 200, "stranger": 302, "player": 302, "staff": 302}),
     ("accounts:login", None, {"anon": 200, "stranger": 302, "player": 302, "staff": 302}),
     ("accounts:password_reset", None, {"anon": 200, "stranger": 200, "player": 200, "staff": 200}),
@@ -253,6 +254,22 @@ def test_unsubscribe_link_works_for_anyone_holding_it(role, people, player):
 
     url = reverse("games:unsubscribe", args=[make_token(player, "digest")])
     assert client_for(people[role]).get(url).status_code == 200
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("private", [False, True], ids=["public", "private"])
+def test_the_per_match_email_choice(role, private, people, player, player2):
+    """Only the seated player may set their email choice for a match."""
+    from games.models import Seat
+
+    match = new_match(creator=player, players=[player, player2], start=True, private=private)
+    resp = client_for(people[role]).post(reverse("games:seat-email", args=[match.pk]),
+                                         {"email_mode": "off"})
+    expected = {"anon": LOGIN, "stranger": 404 if private else 403, "player": 302,
+                "staff": 403}[role]
+    _check(resp, expected)
+    modes = set(Seat.objects.filter(match=match).values_list("email_mode", flat=True))
+    assert modes == ({"off", ""} if role == "player" else {""})
 
 
 def test_the_matrix_covers_every_url_we_define():

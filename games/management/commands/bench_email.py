@@ -1,0 +1,299 @@
+"""``manage.py bench_email --emails 5000 --json``: N outbox rows sent through the real
+tasks and Celery worker processes to a real SMTP server on loopback, counted on arrival.
+
+Steps:
+
+1. Unless already inside the bench environment, set one up and re-run itself in it: a
+   ``redis-server`` of its own on a spare port (nothing shared is flushed), a PostgreSQL
+   database of its own (``pbw_email_<pid>_bench`` on the configured server, dropped at the
+   end), Celery not eager.
+2. Inside: migrate; start an SMTP server (aiosmtpd) on a spare loopback port; point
+   ``EMAIL_URL`` at it; create a running match through the services and ``--emails``
+   outbox rows (new-phase emails to its players, rendered with the diary like real ones).
+3. Start ``--workers`` Celery workers on the ``mail`` queue; wait for their ping.
+4. Queue the rows the way a close does (``notifications_send`` tasks of up to
+   ``EMAIL_BATCH_SIZE`` ids) and wait until the server has them all (or ``--timeout``).
+5. Print ``{"emails", "sent", "lost", "duplicates", "seconds", "per_s"}`` and more:
+   ``sent`` = rows marked sent, ``lost`` = rows the server never received, ``duplicates``
+   = extra copies received (counted by Message-ID), ``seconds`` = queueing → last arrival.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import resource
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
+
+CHILD_FLAG = "PBW_BENCH_EMAIL_CHILD"
+MESSAGE_ID = re.compile(rb"^Message-ID:\s*(<[^>]+>)", re.IGNORECASE | re.MULTILINE)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_redis(tmp: str) -> tuple[subprocess.Popen, str]:
+    """A throwaway ``redis-server`` on a spare loopback port (no persistence)."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise CommandError("The bench needs redis-server on the PATH.")
+    port = free_port()
+    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", tmp],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return proc, f"redis://127.0.0.1:{port}/0"
+        except OSError:
+            time.sleep(0.05)
+    stop_process(proc)
+    raise CommandError("redis-server did not start.")
+
+
+def stop_process(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+class Sink:
+    """The SMTP server's handler: counts every message by its Message-ID."""
+
+    def __init__(self) -> None:
+        self.ids: Counter[bytes] = Counter()
+        self.received = 0
+        self.last_at = 0.0
+        self.lock = threading.Lock()
+
+    async def handle_DATA(self, server, session, envelope):
+        found = MESSAGE_ID.search(envelope.original_content or envelope.content)
+        with self.lock:
+            self.ids[found.group(1) if found else b"?"] += 1
+            self.received += 1
+            self.last_at = time.monotonic()
+        return "250 OK"
+
+
+def database_url_for(base: str, name: str) -> tuple[str, str]:
+    parts = urlsplit(base)
+    return (urlunsplit(parts._replace(path=f"/{name}", query="")),
+            urlunsplit(parts._replace(path="/postgres", query="")))
+
+
+class Command(BaseCommand):
+    help = "Benchmark: N outbox emails through real Celery workers to a loopback SMTP server."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--emails", type=int, default=5000)
+        parser.add_argument("--json", action="store_true", help="print only the JSON result")
+        parser.add_argument("--workers", type=int, default=2)
+        parser.add_argument("--concurrency", type=int, default=1, help="processes per worker")
+        parser.add_argument("--players", type=int, default=12)
+        parser.add_argument("--timeout", type=float, default=120.0)
+        parser.add_argument("--database-url", default=os.environ.get(
+            "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres"),
+            help="the PostgreSQL server to use (a database of the bench's own is made there)")
+
+    # --- 1. the environment ------------------------------------------------------------
+
+    def handle(self, *args, **opts):
+        if os.environ.get(CHILD_FLAG) == "1":
+            if connection.vendor != "postgresql" or settings.CELERY_TASK_ALWAYS_EAGER:
+                raise CommandError("The bench needs PostgreSQL and a real broker (not eager).")
+            result = self._run(opts)
+            self.stdout.write(json.dumps(result) if opts["json"]
+                              else json.dumps(result, indent=2))
+            return
+        self._reexec(opts)
+
+    def _reexec(self, opts) -> None:
+        import psycopg
+
+        name = f"pbw_email_{os.getpid()}_bench"
+        db_url, admin_url = database_url_for(opts["database_url"], name)
+        tmp = tempfile.mkdtemp(prefix="pbw-bench-email-")
+        redis_proc, redis_url = start_redis(tmp)
+        try:
+            with psycopg.connect(admin_url, autocommit=True) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+                conn.execute(f'CREATE DATABASE "{name}"')
+            env = dict(os.environ)
+            env.update({
+                CHILD_FLAG: "1", "DJANGO_SETTINGS_MODULE": "config.settings.base",
+                "DATABASE_URL": db_url, "REDIS_URL": redis_url, "CELERY_BROKER_URL": redis_url,
+                "CELERY_TASK_ALWAYS_EAGER": "false", "LOG_LEVEL": "WARNING",
+                "PBW_BENCH_TMP": tmp, "SITE_URL": env.get("SITE_URL", "http://localhost:8000"),
+            })
+            env.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
+            argv = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), "bench_email",
+                    "--emails", str(opts["emails"]), "--workers", str(opts["workers"]),
+                    "--concurrency", str(opts["concurrency"]), "--players", str(opts["players"]),
+                    "--timeout", str(opts["timeout"])]
+            if opts["json"]:
+                argv.append("--json")
+            done = subprocess.run(argv, env=env, cwd=settings.BASE_DIR, capture_output=True,
+                                  text=True)
+            self.stdout.write(done.stdout.rstrip())
+            if done.returncode != 0:
+                self.stderr.write(done.stderr[-4000:])
+                raise CommandError(f"bench failed (exit {done.returncode}); logs in {tmp}")
+        finally:
+            stop_process(redis_proc)
+            with psycopg.connect(admin_url, autocommit=True) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    # --- 2.-5. the bench itself ---------------------------------------------------------
+
+    def _say(self, opts, text: str) -> None:
+        if not opts["json"]:
+            self.stderr.write(text)
+
+    def _run(self, opts) -> dict:
+        from aiosmtpd.controller import Controller
+
+        call_command("migrate", interactive=False, verbosity=0)
+        sink = Sink()
+        port = free_port()
+        controller = Controller(sink, hostname="127.0.0.1", port=port)
+        controller.start()
+        os.environ["EMAIL_URL"] = f"smtp://127.0.0.1:{port}"  # the workers inherit it
+        procs: list[subprocess.Popen] = []
+        result: dict = {}
+        try:
+            t = time.monotonic()
+            ids = self._create_rows(opts["emails"], opts["players"])
+            self._say(opts, f"created {len(ids)} outbox rows in {time.monotonic() - t:.1f}s")
+            procs = self._start_workers(opts)
+            self._wait_for_workers(opts["workers"], timeout=60)
+            result = self._measure(opts, ids, sink)
+        finally:
+            for proc in procs:
+                stop_process(proc)
+            controller.stop()
+        # where the CPU went: the workers (render, MIME, SMTP client) and this process
+        # (mostly the SMTP server's thread)
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        result["cpu_seconds_workers"] = round(children.ru_utime + children.ru_stime, 2)
+        result["cpu_seconds_smtp_server_and_bench"] = round(own.ru_utime + own.ru_stime, 2)
+        return result
+
+    def _create_rows(self, count: int, players: int) -> list[int]:
+        """A running Kill Game through the services, then ``count`` new-phase rows to its
+        players (their diary lines of the first phase), inserted in bulk."""
+        from django.contrib.auth import get_user_model
+
+        from accounts.models import Profile
+        from games.models import Notification, Phase
+        from games.services.matches import match_create, match_join, match_start
+
+        User = get_user_model()
+        users = [User.objects.create_user(f"mail{i}", f"mail{i}@example.com", None)
+                 for i in range(players)]
+        Profile.objects.filter(user__in=users).update(
+            email_mode=Profile.EmailMode.PER_PHASE, email_match_events=False, reminder_hours=0)
+        match = match_create(game="killgame", name="bench mail", min_players=2,
+                             max_players=max(players, 2))
+        for user in users:
+            match_join(match=match, user=user)
+        match_start(match=match)
+        Notification.objects.all().delete()  # whatever the start queued is not measured
+        phase = Phase.objects.get(match=match, closed_at__isnull=True)
+        seats = {s.user_id: s.number for s in match.seats.all()}
+        rows = []
+        for i in range(count):
+            user = users[i % players]
+            rows.append(Notification(
+                recipient=user, kind=Notification.Kind.NEW_PHASE, match=match, phase=phase,
+                payload={"phase_id": phase.pk, "closed_phase_id": None, "from_seq": 1,
+                         "to_seq": match.diary_seq, "seat": seats[user.pk], "awaited": True}))
+        created = []
+        for start in range(0, len(rows), 1000):
+            created += Notification.objects.bulk_create(rows[start:start + 1000])
+        return [n.pk for n in created]
+
+    def _start_workers(self, opts) -> list[subprocess.Popen]:
+        celery = shutil.which("celery", path=str(Path(sys.executable).parent)) or "celery"
+        tmp = os.environ.get("PBW_BENCH_TMP") or tempfile.mkdtemp(prefix="pbw-bench-email-")
+        procs = []
+        for i in range(opts["workers"]):
+            procs.append(subprocess.Popen(
+                [celery, "-A", "config", "worker", "-l", "WARNING", "-n", f"mail{i}@%h",
+                 "-Q", "mail", "--concurrency", str(opts["concurrency"]), "--without-gossip",
+                 "--without-mingle", "--prefetch-multiplier", "1"],
+                env=dict(os.environ), cwd=settings.BASE_DIR, start_new_session=True,
+                stdout=subprocess.DEVNULL, stderr=open(Path(tmp) / f"worker{i}.log", "w")))
+        return procs
+
+    def _wait_for_workers(self, count: int, timeout: float) -> None:
+        from config.celery import app
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if len(app.control.ping(timeout=0.5) or []) >= count:
+                return
+        raise CommandError(f"the Celery workers did not answer within {timeout:.0f}s")
+
+    def _measure(self, opts, ids: list[int], sink: Sink) -> dict:
+        from games.models import Notification
+        from games.tasks import notifications_send
+
+        count = len(ids)
+        size = settings.EMAIL_BATCH_SIZE
+        started = time.monotonic()
+        for start in range(0, count, size):
+            notifications_send.delay(ids[start:start + size])
+        limit = started + opts["timeout"]
+        while time.monotonic() < limit and len(sink.ids) < count:
+            time.sleep(0.05)
+        # a little longer: a late duplicate would show here
+        time.sleep(1.0)
+        with sink.lock:
+            unique = len(sink.ids)
+            received = sink.received
+            last_at = sink.last_at
+        seconds = max(last_at - started, 1e-9) if received else None
+        expected = {f"<notification-{pk}." for pk in ids}
+        prefixes = {i.decode().split(".")[0] + "." for i in sink.ids}
+        sent = Notification.objects.filter(pk__in=ids, sent_at__isnull=False, error="").count()
+        return {
+            "emails": count,
+            "sent": sent,
+            "lost": len(expected - prefixes),
+            "duplicates": received - unique,
+            "seconds": round(seconds, 3) if seconds else None,
+            "per_s": round(unique / seconds, 1) if seconds else None,
+            "received": received,
+            "failed": Notification.objects.filter(pk__in=ids, failed_at__isnull=False).count(),
+            "workers": opts["workers"], "concurrency": opts["concurrency"],
+            "batch_size": size,
+        }
