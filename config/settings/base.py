@@ -193,7 +193,7 @@ EMAIL_ON_PAGE_SECONDS = env_int("EMAIL_ON_PAGE_SECONDS", 120)
 # Security: safe defaults, tightened further in production by environment.
 # Sessions read from the cache (Redis when configured) and written through to the
 # database: a page costs no session query while the cache holds it.
-SESSION_ENGINE = env_str("SESSION_ENGINE", "django.contrib.sessions.backends.cached_db")
+SESSION_ENGINE = env_str("SESSION_ENGINE", "config.sessions")  # cached_db, outage-tolerant
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the cookie-free meta tag instead
 SECURE_CONTENT_TYPE_NOSNIFF = True

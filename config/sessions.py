@@ -1,0 +1,61 @@
+"""The session engine: Django's ``cached_db`` (read from the cache, written through to the
+database) that keeps working while the cache is down.
+
+Django's own store guards the cache read and the save, but not the refill after a
+database read, nor the delete on logout: with Redis stopped, every request of a logged-in
+user would fail. Here each cache call that fails is logged and treated as a miss; the
+database holds every session, so nobody is logged out by a cache outage.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.contrib.sessions.backends.cached_db import SessionStore as CachedDBStore
+
+log = logging.getLogger("django.contrib.sessions")
+
+
+class _TolerantCache:
+    """The cache calls the session store makes; a failure is a miss, never an error."""
+
+    def __init__(self, cache: Any) -> None:
+        self._cache = cache
+
+    def get(self, key: str, default: Any = None) -> Any:
+        try:
+            return self._cache.get(key, default)
+        except Exception:  # noqa: BLE001 - any cache failure
+            log.warning("session cache unavailable (get)", exc_info=True)
+            return default
+
+    def set(self, key: str, value: Any, timeout: Any = None) -> None:
+        try:
+            self._cache.set(key, value, timeout)
+        except Exception:  # noqa: BLE001
+            log.warning("session cache unavailable (set)", exc_info=True)
+
+    def delete(self, key: str) -> None:
+        try:
+            self._cache.delete(key)
+        except Exception:  # noqa: BLE001
+            log.warning("session cache unavailable (delete)", exc_info=True)
+
+    def __contains__(self, key: str) -> bool:
+        try:
+            return key in self._cache
+        except Exception:  # noqa: BLE001
+            return False
+
+    def __getattr__(self, name: str) -> Any:  # the async variants and anything else
+        return getattr(self._cache, name)
+
+    def __repr__(self) -> str:
+        return repr(self._cache)
+
+
+class SessionStore(CachedDBStore):
+    def __init__(self, session_key: str | None = None) -> None:
+        super().__init__(session_key)
+        self._cache = _TolerantCache(self._cache)
