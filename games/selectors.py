@@ -288,19 +288,25 @@ def seat_is_checked_in(phase: Phase, seat: Seat) -> bool:
 
 
 def checked_in_numbers(phase: Phase, *, seats: list[Seat] | None = None,
-                       fresh: bool = False) -> set[int]:
+                       fresh: bool = False, pressed: set[int] | None = None) -> set[int]:
     """Seat numbers of ``phase``'s match that count as checked in (same rule, one query
     for the seats and one for the check-ins; none when ``seats`` are given and the phase
-    is ``fresh`` — just created, so nobody pressed check-in yet)."""
+    is ``fresh`` — just created, so nobody pressed check-in yet). ``pressed``: the
+    numbers that pressed check-in (:func:`pressed_numbers`), when the caller has them."""
     if seats is None:
         seats = list(Seat.objects.filter(match_id=phase.match_id, number__isnull=False))
     seats = [s for s in seats if s.number is not None]
     awaited = set(phase.awaited)
-    pressed = set() if fresh else set(
-        CheckIn.objects.filter(phase=phase).values_list("seat__number", flat=True))
+    if pressed is None:
+        pressed = set() if fresh else pressed_numbers(phase)
     return {s.number for s in seats
             if s.number not in awaited or s.is_bot or s.removed_at is not None
             or s.number in pressed}
+
+
+def pressed_numbers(phase: Phase) -> set[int]:
+    """Seat numbers with a check-in row in ``phase`` (one row per seat)."""
+    return set(CheckIn.objects.filter(phase=phase).values_list("seat__number", flat=True))
 
 
 def phase_all_checked_in(phase: Phase, *, seats: list[Seat] | None = None,

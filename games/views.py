@@ -13,10 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -268,29 +266,13 @@ def _action_done(request: HttpRequest, match: Match, message: str,
     return redirect(reverse("games:match-detail", args=[match.pk]) + anchor)
 
 
-def _poll_unchanged(request: HttpRequest, match_id: int, seen: int | None) -> bool:
-    """The poll's fast path: one query, no user or profile row (the user id comes from the
-    session). True when the match still has the version the page showed and the session's
-    user may see it (public, or seated in the private match); anything else goes the full
-    way (the staff, a changed match, a stranger), so a 204 never tells a stranger that a
-    private match exists."""
-    user_id = request.session.get(SESSION_KEY) if hasattr(request, "session") else None
-    if seen is None or user_id is None:
-        return False
-    row = (Match.objects.filter(pk=match_id)
-           .annotate(seated=Exists(Seat.objects.filter(match=OuterRef("pk"), user_id=user_id,
-                                                       removed_at__isnull=True)))
-           .values("version", "is_private", "seated").first())
-    return bool(row and row["version"] == seen and (row["seated"] or not row["is_private"]))
-
-
 @require_GET
 def match_poll(request: HttpRequest, match_id: int) -> HttpResponse:
     """``?v=<version>``: 204 when the match has not changed, else every fragment (oob).
 
     A poll whose session expired must not swap the login page into the match page:
     htmx gets ``HX-Redirect`` to the login page instead; plain GETs the usual redirect."""
-    if _poll_unchanged(request, match_id, parse_int(request.GET.get("v"))):
+    if pages.poll_unchanged_fast(request, match_id):  # one query, no user row
         return HttpResponse(status=204)
     if not request.user.is_authenticated:
         login = f"{reverse('accounts:login')}?next={reverse('games:match-detail', args=[match_id])}"

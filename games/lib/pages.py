@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django import forms
-from django.db.models import Count, Q
+from django.contrib.auth import SESSION_KEY
+from django.db.models import Count, OuterRef, Q, Subquery
 from django.http import HttpRequest, QueryDict
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext_lazy as _
@@ -217,9 +218,12 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
     diary_rows = diary_lines(request, match, seat_number, director, turns=window["q"])
     checked_in = awaited = False
     counts = None
+    rows = 0
     if phase is not None:
         numbered = [s for s in all_seats if s.number is not None]
-        done = checked_in_numbers(phase, seats=numbered)
+        pressed = selectors.pressed_numbers(phase)
+        done = checked_in_numbers(phase, seats=numbered, pressed=pressed)
+        rows = 0 if private_checkin(phase) else len(pressed)
         counts = checkin_summary(phase, done=len(done), total=len(numbered))
         if counts["awaited"] is None:
             counts = None  # a secret awaited set: no "N of M checked in" line
@@ -250,7 +254,7 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
                                                              args=[match.pk]),
         "own_diary": bool(extras.get("own_diary")),
         "history": history, "counts": counts, "checked_in": checked_in, "awaited": awaited,
-        "checkin_rows": (counts or {}).get("checked_in") or 0,
+        "checkin_rows": rows,
         "can_order": bool(running and phase and seat is not None and awaited and not checked_in),
         "can_checkin": bool(running and phase and seat is not None and awaited and not checked_in),
         "can_withdraw": bool(running and phase and seat is not None and checked_in
@@ -293,10 +297,13 @@ def diary_window(request: HttpRequest, phase: Phase | None,
 
 
 def checkin_rows(phase: Phase | None) -> int:
-    """The "N of M checked in" N (0 without a phase or for a secret awaited set): the
-    poll's third number, so that line follows check-ins, which bump no public version
-    (they must not make anybody else's page stale)."""
-    return (checkin_summary(phase)["checked_in"] or 0) if phase is not None else 0
+    """The poll's third number: the open phase's check-in rows (0 without a phase, and
+    always 0 for a secret awaited set, whose check-ins must not show). Check-ins bump no
+    public version (they must not make anybody else's page stale), so the "N of M checked
+    in" line follows them through this count."""
+    if phase is None or private_checkin(phase):
+        return 0
+    return CheckIn.objects.filter(phase=phase).count()
 
 
 def poll_unchanged(request: HttpRequest, match: Match) -> bool:
@@ -316,6 +323,46 @@ def poll_unchanged(request: HttpRequest, match: Match) -> bool:
     if seen_rows is not None:
         phase = selectors.current_phase(match) if match.status in LIVE_STATUSES else None
         if seen_rows != checkin_rows(phase):
+            return False
+    return True
+
+
+def poll_unchanged_fast(request: HttpRequest, match_id: int) -> bool:
+    """:func:`poll_unchanged` in one query, before the user or the match is loaded: the
+    user id comes from the session, and the match's public version, the reader's seat
+    version and the open phase's check-in rows come in one row. True only when every
+    number the poll sent still holds and the session's user may see the match (public, or
+    seated in the private one); anything else — a change, the staff, a stranger, no
+    session — goes the full way, so a 204 never tells a stranger a private match exists.
+    (A session whose user was since deleted or changed password learns only "nothing
+    changed" about a match it already showed; its next full answer logs it out.)"""
+    seen = parse_int(request.GET.get("v"))
+    session = getattr(request, "session", None)
+    user_id = session.get(SESSION_KEY) if session is not None else None
+    if seen is None or user_id is None:
+        return False
+    open_phase = (Phase.objects.filter(match=OuterRef("pk"), closed_at__isnull=True)
+                  .order_by("-number"))
+    row = (Match.objects.filter(pk=match_id).annotate(
+        seat_version=Subquery(Seat.objects.filter(
+            match=OuterRef("pk"), user_id=user_id, removed_at__isnull=True).values("version")[:1]),
+        phase_kind=Subquery(open_phase.values("kind")[:1]),
+        pressed=Subquery(CheckIn.objects.filter(
+            phase__match=OuterRef("pk"), phase__closed_at__isnull=True).order_by()
+            .values("phase__match").annotate(n=Count("pk")).values("n")[:1]),
+    ).values("version", "is_private", "status", "seat_version", "phase_kind", "pressed").first())
+    if row is None or row["version"] != seen:
+        return False
+    if row["is_private"] and row["seat_version"] is None:
+        return False  # not seated in a private match: the full way decides (404 or staff)
+    seen_seat = parse_int(request.GET.get("s"))
+    if seen_seat is not None and seen_seat != (row["seat_version"] or 0):
+        return False
+    seen_rows = parse_int(request.GET.get("c"))
+    if seen_rows is not None:
+        kind = row["phase_kind"] if row["status"] in LIVE_STATUSES else None
+        rows = 0 if kind is None or private_checkin(kind) else (row["pressed"] or 0)
+        if seen_rows != rows:
             return False
     return True
 
@@ -348,11 +395,11 @@ def diary_turn(request: HttpRequest, match: Match, turn: int,
                       "diary_url": reverse("games:match-diary", args=[match.pk])}
 
 
-def private_checkin(phase: Phase) -> bool:
+def private_checkin(phase: Phase | str) -> bool:
     """A phase kind whose awaited set is secret (registry extra ``private_checkin_kinds``,
     e.g. Sanguosha's Negate window: the count would tell how many hold a Negate)."""
-    return any(phase.kind in g.extras.get("private_checkin_kinds", ())
-               for g in registry.all_games())
+    kind = phase if isinstance(phase, str) else phase.kind
+    return any(kind in g.extras.get("private_checkin_kinds", ()) for g in registry.all_games())
 
 
 def checkin_summary(phase: Phase, *, done: int | None = None,

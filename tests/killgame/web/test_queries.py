@@ -29,3 +29,42 @@ def test_match_pages_queries_do_not_grow_with_players(players, django_assert_max
             assert client_for(None).get(reverse("killgame:watch", args=[match.pk])).status_code == 200
         if stage == "turn 1 tactical":
             close_phase(match)
+
+
+def _queries(client, url, **kw) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(url, **kw).status_code == 200
+    return len(ctx)
+
+
+def test_match_page_queries_stay_flat_in_players_turns_and_messages(
+        django_assert_max_num_queries):
+    """The same number of queries for 4 and 40 players, at turn 1 and turn 3, and with 1
+    or 30 press messages: seats once, phases once, the latest diary turn."""
+    from press.services import message_post
+
+    counts = {}
+    for n in (4, 40):
+        match, users = kg_match(n, prefix=f"flat{n}_", config={"max_players": 100})
+        reader = client_for(users[0])
+        url = reverse("games:match-detail", args=[match.pk])
+        reader.get(url)  # the session into the cache
+        counts[n, "turn 1"] = _queries(reader, url)
+        if n == 40:
+            for _ in range(4):  # turn 1 and turn 2 close: turn 3 opens
+                close_phase(match)
+            counts[n, "turn 3"] = _queries(reader, url)
+            message_post(match=match, user=users[1], to="all", text="hello")
+            reader.get(url)  # the press panel's first read fills its cache
+            with_one = _queries(reader, url)
+            for i in range(29):
+                message_post(match=match, user=users[2 + i % 20], to="all", text=f"hello {i}")
+            reader.get(url)
+            with_thirty = _queries(reader, url)
+            assert with_one == with_thirty, (with_one, with_thirty)
+            with django_assert_max_num_queries(MATCH_PAGE_MAX_QUERIES):
+                reader.get(url)
+    assert len(set(counts.values())) == 1, counts

@@ -1,0 +1,109 @@
+"""The htmx poll's 204 "nothing changed" in one query (no session, user or profile row),
+only for whoever may see the match; sessions survive a cache outage; lists never read a
+match's ``state`` or ``config``; diary sentences are described once and then cached."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext, override_settings
+from django.urls import reverse
+
+from games import registry
+from games.services.seats import seat_checkin
+from tests.games.views.conftest import client_for, make_user, new_match, open_phase, seat_of
+
+pytestmark = pytest.mark.django_db
+
+
+def _poll_url(client, match) -> str:
+    page = client.get(reverse("games:match-detail", args=[match.pk])).content.decode()
+    return html.unescape(re.search(r'id="poller" hx-get="([^"]+)"', page).group(1))
+
+
+def test_the_204_poll_costs_one_query(player, player2, django_assert_num_queries):
+    match = new_match(creator=player, players=[player, player2], start=True)
+    client = client_for(player)
+    url = _poll_url(client, match)
+    assert client.get(url).status_code == 204  # the session is in the cache from now on
+    with django_assert_num_queries(1):
+        assert client.get(url, headers={"HX-Request": "true"}).status_code == 204
+
+
+def test_a_check_in_of_another_seat_changes_the_poll(player, player2):
+    match = new_match(creator=player, players=[player, player2], start=True)
+    client = client_for(player)
+    url = _poll_url(client, match)
+    seat_checkin(match=match, seat=seat_of(match, player2), phase_id=open_phase(match).pk)
+    answer = client.get(url, headers={"HX-Request": "true"})
+    assert answer.status_code == 200 and 'id="checkin-count"' in answer.content.decode()
+
+
+def test_a_private_match_polled_by_a_stranger_is_404_not_204(player, player2, stranger):
+    match = new_match(creator=player, players=[player, player2], start=True, private=True)
+    url = _poll_url(client_for(player), match)
+    assert client_for(player).get(url).status_code == 204
+    assert client_for(stranger).get(url).status_code == 404
+    assert client_for(None).get(url).status_code == 302  # to the login page
+
+
+def test_the_staff_poll_goes_the_full_way_and_still_answers_204(player, player2, staff):
+    match = new_match(creator=player, players=[player, player2], start=True, private=True)
+    client = client_for(staff)
+    assert client.get(_poll_url(client, match)).status_code == 204
+
+
+def test_the_lobby_and_my_matches_never_read_state_or_config(player, player2):
+    for i in range(3):
+        new_match(creator=player, players=[player, player2], start=True, name=f"m{i}")
+    client = client_for(player)
+    with CaptureQueriesContext(connection) as ctx:
+        resp = client.get(reverse("games:lobby"), {"status": "running"})
+    assert resp.status_code == 200 and "m2" in resp.content.decode()
+    match_reads = [q["sql"] for q in ctx.captured_queries if '"games_match"' in q["sql"]]
+    assert match_reads
+    assert not [q for q in match_reads if '"games_match"."state"' in q
+                or '"games_match"."config"' in q], match_reads
+
+
+def test_pages_and_sessions_work_while_the_cache_is_down(player, player2):
+    match = new_match(creator=player, players=[player, player2], start=True)
+    client = client_for(player)  # logged in while the cache works (the login throttle uses it)
+    url = _poll_url(client, match)
+    down = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                        "LOCATION": "redis://127.0.0.1:1/0"}}  # nothing listens: every call fails
+    with override_settings(CACHES=down):
+        # the session, the display preferences and the diary's sentences come from the
+        # database and the engine (the press panel's unread counts still need the cache)
+        assert client.get(url).status_code == 204
+        resp = client.get(reverse("games:match-diary", args=[match.pk]), {"turn": 0},
+                          headers={"HX-Request": "true"})
+        assert resp.status_code == 200 and 'id="diary-t0"' in resp.content.decode()
+
+
+def test_diary_sentences_are_described_once(player, player2, monkeypatch):
+    match = new_match(creator=player, players=[player, player2], start=True)
+    from games.services.orders import order_submit
+
+    order_submit(match=match, seat=seat_of(match, player), payload={"guess": 10})
+    engine = registry.get_rules(match.game)
+    calls = []
+    real = engine.describe
+
+    def counting(*args, **kwargs):
+        calls.append(args[0].kind)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(engine, "describe", counting)
+    client = client_for(player)
+    url = reverse("games:match-detail", args=[match.pk])
+    first = client.get(url).content.decode()
+    described = len(calls)
+    assert described >= 1
+    second = client.get(url).content.decode()
+    assert len(calls) == described  # read back from the cache
+    diary = lambda page: re.search(r'id="diary".*?</section>\s*</section>|id="diary".*', page, re.S)  # noqa: E731
+    assert diary(first) and diary(second)
