@@ -329,6 +329,8 @@ class Command(BaseCommand):
 
         a, b = self._users("ds_", 2)
         match = services.versus_create(challenger=a, opponent=b, bots_enabled=True)
+        if match.status == match.Status.FORMING and hasattr(services, "challenge_accept"):
+            match = services.challenge_accept(match=match, user=b)  # the challenged accepts
         for _ in range(12):
             if match.status != match.Status.RUNNING or not self._close_open(match):
                 break
