@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core.cache import cache
+from django.contrib.auth.signals import user_logged_in
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
@@ -26,3 +27,11 @@ def profile_prefs_forget(sender, instance, **kwargs):
         cache.delete(prefs_key(instance.user_id))
     except Exception:  # noqa: BLE001 - the cache is an accelerator
         pass
+
+
+@receiver(user_logged_in)
+def staff_sessions_are_short(sender, request, user, **kwargs):
+    """A director's session ends after ``STAFF_SESSION_SECONDS`` (players keep the usual
+    two weeks): a forgotten admin tab is a smaller risk."""
+    if user.is_staff and request is not None and hasattr(request, "session"):
+        request.session.set_expiry(settings.STAFF_SESSION_SECONDS)

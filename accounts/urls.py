@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from accounts import views
+from accounts import twofactor, views
 
 app_name = "accounts"
 urlpatterns = [
@@ -35,6 +35,7 @@ urlpatterns = [
     path("password/reset/done/", auth_views.PasswordResetCompleteView.as_view(),
          name="password_reset_complete"),
     path("profile/", views.profile, name="profile"),
+    path("otp/", twofactor.otp_verify, name="otp"),
     path("profile/token/", views.api_token_create, name="api-token-create"),
     path("profile/token/<int:token_id>/revoke/", views.api_token_revoke,
          name="api-token-revoke"),

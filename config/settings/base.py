@@ -35,6 +35,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "axes",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
     "accounts",
     "games",
     "players",
@@ -54,6 +56,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
+    "accounts.twofactor.StaffOtpMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -103,6 +107,11 @@ AUTH_PASSWORD_VALIDATORS = [
 # Only players who confirmed their address may join matches (accounts/verification.py).
 # Off by default so the embedded demo's logins keep working; on in production.
 ACCOUNT_EMAIL_VERIFICATION = env_bool("ACCOUNT_EMAIL_VERIFICATION", False)
+# Directors: a TOTP second factor (accounts/twofactor.py), required in production, optional
+# in the embedded demo (admin/admin on loopback); staff sessions end sooner.
+OTP_REQUIRED_FOR_STAFF = env_bool("OTP_REQUIRED_FOR_STAFF", False)
+OTP_TOTP_ISSUER = SITE_NAME
+STAFF_SESSION_SECONDS = env_int("STAFF_SESSION_SECONDS", 4 * 3600)
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend",
                            "django.contrib.auth.backends.ModelBackend"]
 LOGIN_URL = "accounts:login"

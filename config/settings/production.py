@@ -18,6 +18,7 @@ os.environ.setdefault("SECURE_HSTS_INCLUDE_SUBDOMAINS", "true")
 os.environ.setdefault("SECURE_HSTS_PRELOAD", "true")
 os.environ.setdefault("BEHIND_PROXY", "true")
 os.environ.setdefault("ACCOUNT_EMAIL_VERIFICATION", "true")
+os.environ.setdefault("OTP_REQUIRED_FOR_STAFF", "true")
 
 from config.env import env_secret  # noqa: E402
 from config.settings.base import *  # noqa: E402,F403
