@@ -111,6 +111,7 @@ ACCOUNT_EMAIL_VERIFICATION = env_bool("ACCOUNT_EMAIL_VERIFICATION", False)
 # in the embedded demo (admin/admin on loopback); staff sessions end sooner.
 OTP_REQUIRED_FOR_STAFF = env_bool("OTP_REQUIRED_FOR_STAFF", False)
 OTP_TOTP_ISSUER = SITE_NAME
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True  # the admin never shows a device's secret or QR code
 STAFF_SESSION_SECONDS = env_int("STAFF_SESSION_SECONDS", 4 * 3600)
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend",
                            "django.contrib.auth.backends.ModelBackend"]

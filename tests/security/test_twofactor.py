@@ -76,3 +76,12 @@ def test_staff_sessions_are_shorter(settings, staff, player):
                       {"username": "alice", "password": PASSWORD}).status_code == 302
     assert director.session.get_expiry_age() == 3600
     assert alice.session.get_expiry_age() == settings.SESSION_COOKIE_AGE > 3600
+
+
+def test_the_admin_never_shows_a_devices_secret(settings, staff):
+    settings.OTP_REQUIRED_FOR_STAFF = False
+    device = TOTPDevice.objects.create(user=staff, name="phone", confirmed=True)
+    c = client_for(staff)
+    for view in ("config", "qrcode"):
+        assert c.get(f"/admin/otp_totp/totpdevice/{device.pk}/{view}/").status_code == 403
+        assert c.get(f"/admin/otp_totp/totpdevice/99999/{view}/").status_code == 403
