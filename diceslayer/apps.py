@@ -22,10 +22,13 @@ class DiceslayerConfig(AppConfig):
         from diceslayer import engine
         from diceslayer.forms import order_from_post
         from diceslayer.pages import named
-        from diceslayer.services import default_schedule
+        from diceslayer.services import challenges_expire, default_schedule
 
         register(engine, board_template="diceslayer/generic_board.html",
                  order_form_template="diceslayer/generic_order_form.html",
                  order_from_post=order_from_post, default_schedule=default_schedule,
                  url_namespace="diceslayer", home_url=reverse_lazy("diceslayer:home"),
-                 email_coalesce=True, name_text=named)
+                 email_coalesce=True, name_text=named,
+                 # the embedded server's beat runs it every minute (production: the beat
+                 # entry "diceslayer-challenges-expire" in config/celery.py)
+                 sweeps=(challenges_expire,))

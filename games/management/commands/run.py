@@ -54,6 +54,9 @@ def sweep_forever(interval: float, stop: threading.Event, log) -> None:
                 digests_send()
                 notifications_drain()  # retries, expired leases, coalesced "your move"
                 press_emails_due()
+                for game in registry.all_games():  # a game's own sweeps (register(sweeps=...))
+                    for sweep in game.extras.get("sweeps", ()):
+                        sweep()
         except Exception as exc:  # noqa: BLE001 - the loop must survive anything
             log(f"sweep error: {exc!r}")
         finally:

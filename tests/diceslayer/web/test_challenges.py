@@ -172,3 +172,35 @@ def test_versus_2_is_the_default_and_versus_1_says_it_is_a_prototype(alice_clien
     html = alice_client.get(reverse("diceslayer:versus-new")).content.decode()
     assert "Prototype 1 — most games end 0–0" in html
     assert html.index('value="versus2"') < html.index('value="versus1"')
+
+
+def test_the_embedded_server_sweeper_expires_challenges(alice, bob, monkeypatch):
+    """``manage.py run`` has no Celery beat: its sweeper runs the game's ``sweeps`` hook."""
+    import threading
+
+    from games.management.commands import run
+
+    match = services.versus_create(challenger=alice, opponent=bob)
+    Challenge.objects.filter(match=match).update(expires_at=timezone_now() - timedelta(hours=1))
+    stop = threading.Event()
+    real = services.challenges_expire
+    calls = []
+
+    def once(**kwargs):
+        calls.append(real(**kwargs))
+        stop.set()
+        return calls[-1]
+
+    from games import registry
+    entry = registry.get_game("diceslayer")
+    monkeypatch.setitem(entry.extras, "sweeps", (once,))
+    monkeypatch.setattr(run, "close_old_connections", lambda: None)  # the test's transaction
+    said: list[str] = []
+    run.sweep_forever(0.01, stop, said.append)
+    assert calls == [1], said
+    assert Match.objects.get(pk=match.pk).status == Match.Status.CANCELLED
+
+
+def test_dice_slayer_registers_the_challenge_sweep():
+    from games import registry
+    assert services.challenges_expire in registry.get_game("diceslayer").extras["sweeps"]
