@@ -14,6 +14,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the visitors' switcher
     path("players/", include("players.urls")),
     path("", include("games.urls")),
     path("", include("press.urls")),

@@ -120,7 +120,10 @@ LOGIN_REDIRECT_URL = "games:lobby"
 LOGOUT_REDIRECT_URL = "games:lobby"
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English"), ("it", "Italiano")]
+# Each game's players' own language: Kill Game Italian, Dice Slayer Japanese, Three Kingdoms
+# Kill Spanish. The catalogues live in locale/ (docs/languages.md).
+LANGUAGES = [("en", "English"), ("it", "Italiano"), ("ja", "日本語"), ("es", "Español")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "UTC"
