@@ -32,8 +32,8 @@ MATCH_FIELD_KEYS = ("min_players", "max_players", "timezone")
 class LobbyFilterForm(forms.Form):
     """``?game=&status=`` on the lobby; unknown values are ignored, never an error page."""
 
-    STATUS_CHOICES = [("forming", _("Forming")), ("running", _("Running")),
-                      ("finished", _("Finished")), ("all", _("All"))]
+    STATUS_CHOICES = [("open", _("Forming or running")), ("forming", _("Forming")),
+                      ("running", _("Running")), ("finished", _("Finished")), ("all", _("All"))]
 
     game = forms.ChoiceField(required=False, label=_("Game"))
     status = forms.ChoiceField(required=False, choices=STATUS_CHOICES, label=_("Status"))
@@ -45,8 +45,8 @@ class LobbyFilterForm(forms.Form):
     def filters(self) -> tuple[str | None, str]:
         """(game slug or None, status) — defaults when the query string is bad."""
         if not self.is_valid():
-            return None, "forming"
-        return self.cleaned_data.get("game") or None, self.cleaned_data.get("status") or "forming"
+            return None, "open"
+        return self.cleaned_data.get("game") or None, self.cleaned_data.get("status") or "open"
 
 
 class BoundedJSONField(forms.JSONField):

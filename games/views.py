@@ -233,10 +233,15 @@ def match_invite(request: HttpRequest, code: str) -> HttpResponse:
 
 # --- the match page --------------------------------------------------------------------
 
-@login_required
 @require_GET
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
-    match = _get_match_for_user(request, match_id)
+    """The match page; a logged-out visitor of a public match gets the spectator view
+    (a private one sends them to log in)."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is not None and not request.user.is_authenticated and match.is_private:
+        return redirect_to_login(request.get_full_path())
+    if match is None or not pages.can_watch(match, request.user):
+        raise Http404("No such match.")
     return _match_page(request, match)
 
 
@@ -274,12 +279,16 @@ def match_poll(request: HttpRequest, match_id: int) -> HttpResponse:
     htmx gets ``HX-Redirect`` to the login page instead; plain GETs the usual redirect."""
     if pages.poll_unchanged_fast(request, match_id):  # one query, no user row
         return HttpResponse(status=204)
-    if not request.user.is_authenticated:
+    # a visitor's page polls with a=1; a logged-in page whose session expired does not
+    visitor = (request.GET.get("a") == "1"
+               and Match.objects.filter(pk=match_id, is_private=False).exists())
+    if not request.user.is_authenticated and not visitor:
         login = f"{reverse('accounts:login')}?next={reverse('games:match-detail', args=[match_id])}"
         if getattr(request, "htmx", False):
             return HttpResponse(status=200, headers={"HX-Redirect": login})
         return redirect_to_login(request.get_full_path())
-    match = _get_match_for_user(request, match_id)
+    match = (Match.objects.get(pk=match_id) if not request.user.is_authenticated
+             else _get_match_for_user(request, match_id))
     if pages.poll_unchanged(request, match):
         return HttpResponse(status=204)
     ctx = pages.match_context(request, match)

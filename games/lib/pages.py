@@ -76,6 +76,14 @@ def can_view(match: Match, user: Any) -> bool:
     return seat_of(match, user) is not None
 
 
+def can_watch(match: Match, user: Any) -> bool:
+    """:func:`can_view`, and a logged-out visitor may watch a public match (the spectator
+    view: ``player_view(state, None)`` and the public diary rows only)."""
+    if not getattr(user, "is_authenticated", False):
+        return not match.is_private
+    return can_view(match, user)
+
+
 def game_or_none(slug: str) -> registry.GameEntry | None:
     try:
         return registry.get_game(slug)
@@ -94,7 +102,9 @@ def lobby_matches(*, user: Any, game: str | None, status: str) -> list[Match]:
     """Public matches for the lobby, with ``players`` counted and ``joined`` for the user,
     in one query whatever the number of players."""
     qs = Match.objects.filter(is_private=False).defer(*LIST_DEFERRED)
-    if status != "all":
+    if status == "open":  # the default: what a visitor can join or watch now
+        qs = qs.filter(status__in=[Match.Status.FORMING, Match.Status.RUNNING])
+    elif status != "all":
         qs = qs.filter(status=status)
     if game:
         qs = qs.filter(game=game)

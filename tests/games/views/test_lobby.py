@@ -16,14 +16,24 @@ pytestmark = pytest.mark.django_db
 LOBBY = "/"
 
 
-def test_lobby_lists_public_forming_matches_not_private_ones(anon_client, player, player2):
+def test_lobby_lists_public_forming_and_running_matches_not_private_ones(anon_client, player,
+                                                                         player2):
     new_match(creator=player, players=[player], name="Open one")
     new_match(creator=player, players=[player], name="Hidden one", private=True)
-    new_match(creator=player, players=[player, player2], name="Running one", start=True)
-    text = page_text(anon_client.get(LOBBY))
+    running = new_match(creator=player, players=[player, player2], name="Running one",
+                        start=True)
+    resp = anon_client.get(LOBBY)
+    text = page_text(resp)
     assert "Open one" in text
     assert "Hidden one" not in text
-    assert "Running one" not in text  # default filter: forming
+    assert "Running one" in text  # default filter: forming or running, for visitors too
+    assert f'href="/m/{running.pk}/">Watch<' in resp.content.decode()  # a spectator link
+    # ...which a logged-out visitor may open: the spectator view, not the login page
+    page = anon_client.get(f"/m/{running.pk}/")
+    assert page.status_code == 200 and "Running one" in page_text(page)
+    assert "You are watching this match." in page_text(page)
+    text = page_text(anon_client.get(LOBBY, {"status": "forming"}))
+    assert "Open one" in text and "Running one" not in text
     text = page_text(anon_client.get(LOBBY, {"status": "running"}))
     assert "Running one" in text and "Open one" not in text
     text = page_text(anon_client.get(LOBBY, {"status": "all", "game": "guess"}))
