@@ -169,9 +169,11 @@ def _check_writer(reader: Reader) -> None:
         raise ApplicationError(DEAD_READ_ONLY, code="DEAD", status=403)
 
 
-def target_for(reader: Reader, to: Any) -> tuple[str, list[int]]:
+def target_for(reader: Reader, to: Any, *, live: set[int] | None = None
+               ) -> tuple[str, list[int]]:
     """(channel, member seats) for a post ``to`` = "all" | "team" | [seat, ...]; raises
-    ApplicationError with the refusal's code."""
+    ApplicationError with the refusal's code. ``live``: the match's seated numbers, when
+    the caller has them."""
     _check_writer(reader)
     if reader.director:
         if to != "all":
@@ -192,8 +194,9 @@ def target_for(reader: Reader, to: Any) -> tuple[str, list[int]]:
         if not members:
             raise ApplicationError(NO_TEAM, code="NO_TEAM", status=400, field="to")
         return C.TEAM, members
-    live = set(Seat.objects.filter(match=reader.match, removed_at__isnull=True,
-                                   number__isnull=False).values_list("number", flat=True))
+    if live is None:
+        live = set(Seat.objects.filter(match=reader.match, removed_at__isnull=True,
+                                       number__isnull=False).values_list("number", flat=True))
     seats: set[int] = set()
     for raw in to:
         if not isinstance(raw, int) or isinstance(raw, bool):

@@ -46,38 +46,65 @@ def _mode(seat: Seat) -> str:
     return "now"
 
 
-def queue_for_message(message, *, now: datetime | None = None) -> int:
-    """Inside the posting transaction: email (or schedule) each reader of ``message``."""
+def queue_for_message(message, *, seats: list[Seat], now: datetime | None = None) -> int:
+    """Inside the posting transaction: email (or schedule) each reader of ``message``.
+
+    ``seats`` are the match's live seats with user and profile. The readers' marks are
+    read (and locked) in one query, the new ones and the emails inserted in bulk.
+    """
+    from games.models import Notification as N
+    from games.services.notifications import notifications_create_bulk
     from press.models import EmailMark, Message
 
     now = now or timezone_now()
     C = Message.Channel
     if message.channel == C.PUBLIC:
         return 0
-    seats = Seat.objects.filter(match_id=message.match_id, removed_at__isnull=True,
-                                is_bot=False, user__isnull=False, number__isnull=False)
-    if message.channel != C.ANNOUNCE:
-        seats = seats.filter(number__in=message.members)
-    if message.from_seat is not None:
-        seats = seats.exclude(number=message.from_seat)
-    seats = list(seats.select_related("user__profile"))
-    created = 0
-    for seat in seats:
-        if _mode(seat) != "now":
-            continue
-        mark, _ = EmailMark.objects.select_for_update().get_or_create(
-            match_id=message.match_id, user=seat.user, channel=message.channel,
-            audience=message.audience)
-        if mark.due_at is not None:
+    members = None if message.channel == C.ANNOUNCE else set(message.members)
+    readers = [s for s in seats if s.user_id is not None and not s.is_bot
+               and s.number is not None and s.number != message.from_seat
+               and (members is None or s.number in members) and _mode(s) == "now"]
+    if not readers:
+        return 0
+    marks = {m.user_id: m for m in EmailMark.objects.select_for_update().filter(
+        match_id=message.match_id, channel=message.channel, audience=message.audience,
+        user_id__in=[s.user_id for s in readers])}
+    new_marks, rows, due, sent = [], [], [], []
+    for seat in readers:
+        mark = marks.get(seat.user_id)
+        if mark is not None and mark.due_at is not None:
             continue  # a batch is already waiting for the end of the quiet period
-        if mark.last_sent_at is None or now - mark.last_sent_at >= quiet():
-            after = mark.last_message_id or message.pk - 1
-            _notify(mark, seat, match=message.match, after_id=after, to_id=message.pk, now=now)
-            created += 1
+        if mark is not None and mark.last_sent_at is not None \
+                and now - mark.last_sent_at < quiet():
+            due.append(mark.pk)  # within the quiet period: wait for its end
+            continue
+        after = (mark.last_message_id if mark is not None else 0) or message.pk - 1
+        rows.append(N(recipient=seat.user, kind=KIND, match=message.match,
+                      payload={"seat": seat.number, "channel": message.channel,
+                               "audience": message.audience, "after_id": after,
+                               "to_id": message.pk}))
+        if mark is None:
+            new_marks.append(EmailMark(match_id=message.match_id, user_id=seat.user_id,
+                                       channel=message.channel, audience=message.audience,
+                                       last_sent_at=now, last_message_id=message.pk))
         else:
-            mark.due_at = mark.last_sent_at + quiet()
-            mark.save(update_fields=["due_at"])
-    return created
+            sent.append(mark.pk)
+    if due:
+        # each waits for the end of its own quiet period (last email + quiet); marks
+        # emailed together (the same message) share it: one update per distinct time
+        by_end: dict[datetime, list[int]] = {}
+        for mark in marks.values():
+            if mark.pk in due:
+                by_end.setdefault(mark.last_sent_at + quiet(), []).append(mark.pk)
+        for end, pks in by_end.items():
+            EmailMark.objects.filter(pk__in=pks).update(due_at=end)
+    if sent:
+        EmailMark.objects.filter(pk__in=sent).update(last_sent_at=now,
+                                                     last_message_id=message.pk, due_at=None)
+    if new_marks:
+        EmailMark.objects.bulk_create(new_marks, ignore_conflicts=True)
+    notifications_create_bulk(rows)
+    return len(rows)
 
 
 def _notify(mark, seat: Seat, *, match: Match, after_id: int, to_id: int,

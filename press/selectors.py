@@ -152,17 +152,18 @@ def _incr(key: str) -> None:
         cache.set(key, 1, timeout=None)
 
 
-def unread_add(message: Message, *, dead_seats: Iterable[int] = ()) -> list[int]:
-    """Count ``message`` as unread for each of its readers; returns their user ids."""
-    seats = Seat.objects.filter(match_id=message.match_id, removed_at__isnull=True,
-                                user__isnull=False, number__isnull=False)
-    if message.channel not in (C.PUBLIC, C.ANNOUNCE):
-        seats = seats.filter(number__in=[n for n in message.members
-                                         if n not in set(dead_seats)])
-    if message.from_seat is not None:
-        seats = seats.exclude(number=message.from_seat).exclude(
-            press_mutes__muted_seat=message.from_seat)
-    user_ids = list(seats.exclude(user_id=message.author_id).values_list("user_id", flat=True))
+def unread_add(message: Message, *, seats: list[Seat],
+               dead_seats: Iterable[int] = ()) -> list[int]:
+    """Count ``message`` as unread for each of its readers among the match's live
+    ``seats`` (annotated ``muted_writer``: that seat muted the writer); returns their user
+    ids."""
+    dead = set(dead_seats)
+    members = None if message.channel in (C.PUBLIC, C.ANNOUNCE) else set(message.members)
+    user_ids = [s.user_id for s in seats
+                if s.user_id is not None and s.user_id != message.author_id
+                and s.number is not None and s.number != message.from_seat
+                and not (message.from_seat is not None and getattr(s, "muted_writer", False))
+                and (members is None or (s.number in members and s.number not in dead))]
     for user_id in user_ids:
         _incr(_match_key(user_id, message.match_id))
         _incr(_total_key(user_id))

@@ -10,11 +10,12 @@ from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 from django.utils.timezone import now as timezone_now
 
 from games import selectors as game_selectors
 from games.exceptions import ApplicationError
-from games.models import DirectorAction, Match
+from games.models import DirectorAction, Match, Seat
 from press import access, ratelimit
 from press import emails as press_emails
 from press import selectors
@@ -55,7 +56,13 @@ def message_post(*, match: Match, user: Any, to: Any, text: Any,
     """
     now = now or timezone_now()
     reader = _reader(match, user)
-    channel, members = access.target_for(reader, to)
+    # the match's seats once, for the targets, the emails and the unread counters (with
+    # whether each one muted the writer)
+    seats = list(Seat.objects.filter(match=match, removed_at__isnull=True,
+                                     number__isnull=False).select_related("user__profile")
+                 .annotate(muted_writer=Exists(Mute.objects.filter(
+                     seat=OuterRef("pk"), muted_seat=reader.number if reader.is_player else -1))))
+    channel, members = access.target_for(reader, to, live={s.number for s in seats})
     clean = clean_text(text)
     who = f"{match.pk}:{reader.number}" if reader.is_player else f"{match.pk}:u{user.pk}"
     retry_after = ratelimit.hit(who, now=now.timestamp())
@@ -74,12 +81,12 @@ def message_post(*, match: Match, user: Any, to: Any, text: Any,
             row = access.settings_for(match)
             row.pinned = message
             row.save()
-        press_emails.queue_for_message(message, now=now)
+        press_emails.queue_for_message(message, seats=seats, now=now)
     dead: list[int] = []
     if members and reader.press.dead == DeadRule.PUBLIC_ONLY:
         dead = [p.get("seat") for p in reader.view().get("players") or []
                 if isinstance(p, dict) and p.get("alive") is False]
-    selectors.unread_add(message, dead_seats=dead)
+    selectors.unread_add(message, seats=seats, dead_seats=dead)
     return message
 
 

@@ -36,12 +36,25 @@ def press_unread(context: template.Context, match_id: int) -> int:
     return selectors.unread_counts(request.user, [match_id]).get(match_id, 0)
 
 
+#: pages that show a match's messages (and so mark them read while rendering)
+READING_PAGES = {"games:match-detail", "sanguosha:table", "diceslayer:play", "press:page"}
+
+
 @register.inclusion_tag("press/fragments/nav_unread.html", takes_context=True)
 def press_nav_unread(context: template.Context) -> dict[str, Any]:
+    """The nav badge. On a page that shows a match's messages the nav is rendered before
+    the panel marks them read, so that match's count is left out here already."""
     request = context.get("request")
     user = getattr(request, "user", None)
-    return {"press_unread_total": selectors.unread_total(user) if user else 0,
-            "press_poll": bool(user and user.is_authenticated)}
+    if user is None or not user.is_authenticated:
+        return {"press_unread_total": 0, "press_poll": False}
+    total = selectors.unread_total(user)
+    resolved = getattr(request, "resolver_match", None)
+    if total and resolved is not None and resolved.view_name in READING_PAGES:
+        match_id = resolved.kwargs.get("match_id")
+        if isinstance(match_id, int):
+            total -= selectors.unread_counts(user, [match_id]).get(match_id, 0)
+    return {"press_unread_total": max(0, total), "press_poll": True}
 
 
 @register.filter
