@@ -46,10 +46,8 @@ def test_panel_on_the_dice_slayer_versus_page(db):
 
     alice, bob = make_user("dsa"), make_user("dsb")
     match = services.versus_create(challenger=alice, opponent=bob)
+    match = services.challenge_accept(match=match, user=bob)
     match.refresh_from_db()
-    if match.status == "forming":
-        services.versus_join(match=match, user=bob)
-        match.refresh_from_db()
     message_post(match=match, user=alice, to=[seat_no(match, bob)], text="good luck")
     html = client_for(bob).get(reverse("diceslayer:play", args=[match.pk])).content.decode()
     assert 'id="press"' in html and "good luck" in html
