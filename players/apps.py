@@ -7,9 +7,13 @@ class PlayersConfig(AppConfig):
 
     def ready(self) -> None:
         from games import signals
+        from games.services import notifications
         from players import receivers
+        from players.away import away_send_veto
 
         signals.phase_closed.connect(receivers.on_phase_closed,
                                      dispatch_uid="players.phase_closed")
         signals.match_finished.connect(receivers.on_match_finished,
                                        dispatch_uid="players.match_finished")
+        if away_send_veto not in notifications.SEND_VETOES:
+            notifications.SEND_VETOES.append(away_send_veto)

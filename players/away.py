@@ -163,3 +163,17 @@ def _stretched_so_far(phase: Phase) -> timedelta:
         match_id=phase.match_id, action="away_stretch").values_list("details", flat=True)
         if d.get("phase") == phase.number)
     return timedelta(seconds=seconds)
+
+
+#: the emails an away player does not get (match news, results and messages still come)
+PAUSED_KINDS = {"new_phase", "your_turn", "reminder"}
+
+
+def away_send_veto(rows, now: datetime) -> dict[int, str]:
+    """``games.services.notifications.SEND_VETOES`` hook: no "your move", new-phase or
+    reminder email while the reader is away (they resume by themselves afterwards)."""
+    paused = [r for r in rows if r.kind in PAUSED_KINDS]
+    if not paused:
+        return {}
+    away = away_until({r.recipient_id for r in paused}, now=now)
+    return {r.pk: "away" for r in paused if r.recipient_id in away}

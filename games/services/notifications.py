@@ -33,7 +33,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -275,6 +275,11 @@ class Decision:
 
 SEND = Decision()
 
+#: Apps beside the framework hold back sends without ``games`` importing them: each hook
+#: takes (rows, now) and returns ``{row id: reason}`` for the rows it vetoes (the players
+#: app: no phase emails while the reader is away).
+SEND_VETOES: list[Callable[[list[Notification], datetime], dict[int, str]]] = []
+
 
 def send_decisions(rows: list[Notification], *, now: datetime) -> dict[int, Decision]:
     """The policy at send time, for a whole batch in a few queries.
@@ -305,8 +310,14 @@ def send_decisions(rows: list[Notification], *, now: datetime) -> dict[int, Deci
                       .values_list("phase_id", "seat_id"))
         seen = presence.seen_at([(r.match_id, r.recipient_id) for r in coalesced], now=now)
     window = timedelta(seconds=settings.EMAIL_ON_PAGE_SECONDS)
+    vetoed: dict[int, str] = {}
+    for veto in SEND_VETOES:
+        vetoed.update(veto(rows, now))
     out: dict[int, Decision] = {}
     for row in rows:
+        if row.pk in vetoed:
+            out[row.pk] = Decision(skip=vetoed[row.pk])
+            continue
         seat = seats.get((row.match_id, row.recipient_id))
         if row.kind in (K.NEW_PHASE, K.YOUR_TURN) and row.match_id and seat is None:
             out[row.pk] = Decision(skip="no longer seated")

@@ -182,3 +182,30 @@ def test_seats_page_permissions_and_bad_input(client):
     resp = client.post("/players/away/", {"first": "junk", "last": ""})
     assert resp.status_code == 400
     assert client.post("/players/away/", {"cancel": "nope"}).status_code == 404
+
+
+def test_no_your_move_email_while_away_and_they_resume_after():
+    from django.core import mail
+    from django.test import TestCase
+
+    from games import selectors
+
+    match = make_match(players=2, config={"rounds": 5})
+    away_user, home_user = [s.user for s in match.seats.order_by("number")]
+    now = datetime(2026, 7, 1, 10, 0, tzinfo=timezone.utc)
+    Away.objects.create(user=away_user, starts_at=now - timedelta(hours=1),
+                        ends_at=now + timedelta(days=2))
+
+    def close_at(when):
+        phase = selectors.current_phase(match)
+        with time_machine.travel(when, tick=False), \
+                TestCase.captureOnCommitCallbacks(execute=True):
+            phase_close(phase_id=phase.pk, now=when, force=True)
+
+    mail.outbox.clear()
+    close_at(now)
+    to = [m.to[0] for m in mail.outbox]
+    assert home_user.email in to and away_user.email not in to
+    mail.outbox.clear()
+    close_at(now + timedelta(days=3))  # back home: the emails resume
+    assert away_user.email in [m.to[0] for m in mail.outbox]
