@@ -83,8 +83,9 @@ class Command(BaseCommand):
                             help="after the closes, wait this long for the emails to go out")
         parser.add_argument("--database-url", default=os.environ.get(
             "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/pbw_bench"))
-        parser.add_argument("--redis-url", default=os.environ.get(
-            "BENCH_REDIS_URL", "redis://127.0.0.1:6379/14"))
+        parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", ""),
+                            help="default: a redis-server of the bench's own on a spare port "
+                                 "(a shared Redis is never flushed under someone else)")
 
     # --- 1. the environment ------------------------------------------------------------
 
@@ -119,6 +120,14 @@ class Command(BaseCommand):
         return env
 
     def _reexec(self, opts) -> None:
+        if not opts["redis_url"]:
+            from games.management.commands.bench_email import start_redis, stop_process
+
+            redis_proc, opts["redis_url"] = start_redis(tempfile.mkdtemp(prefix="pbw-bench-"))
+            try:
+                return self._reexec(opts)
+            finally:
+                stop_process(redis_proc)
         _recreate_database(opts["database_url"])
         argv = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), "bench_deadlines",
                 "--matches", str(opts["matches"]), "--game", opts["game"],
