@@ -174,13 +174,14 @@ def map_drawing(view: Mapping[str, Any], match_config: Mapping[str, Any] | None,
         })
     edges = []
     seen = set()
+    closed_ids = {q["id"] for q in zones if q["closed"]}
     for z in zones:
         for n in z["adjacent"]:
             key = tuple(sorted((z["id"], n)))
             if key in seen or n not in pos:
                 continue
             seen.add(key)
-            closed = z["closed"] or any(q["id"] == n and q["closed"] for q in zones)
+            closed = z["closed"] or n in closed_ids
             edges.append({"x1": pos[key[0]][0], "y1": pos[key[0]][1],
                           "x2": pos[key[1]][0], "y2": pos[key[1]][1], "closed": closed})
     return {"zones": out_zones, "edges": edges,

@@ -54,8 +54,25 @@ def make_token(user, kind: str) -> str:
     category = CATEGORY_FOR_KIND.get(kind, kind)
     if category not in CATEGORIES:
         raise ValueError(f"No unsubscribe category for {kind!r}.")
+    known = user.__dict__.get("_unsubscribe_tokens")  # see prefetch_tokens
+    if known is not None and category in known:
+        return known[category]
     row, _ = UnsubscribeToken.objects.get_or_create(user=user, category=category)
+    if known is not None:
+        known[category] = row.token
     return row.token
+
+
+def prefetch_tokens(users) -> None:
+    """Attach the existing tokens of ``users`` to the user objects in one query, so a
+    batch of emails does not ask the database once per email (the outbox sender)."""
+    users = [u for u in users if u is not None]
+    by_user: dict[int, dict[str, str]] = {}
+    for user_id, category, token in UnsubscribeToken.objects.filter(
+            user_id__in={u.pk for u in users}).values_list("user_id", "category", "token"):
+        by_user.setdefault(user_id, {})[category] = token
+    for user in users:
+        user.__dict__["_unsubscribe_tokens"] = by_user.setdefault(user.pk, {})
 
 
 def read_token(token: str) -> UnsubscribeRequest:

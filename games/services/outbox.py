@@ -37,6 +37,7 @@ from django.db.models import F, Q
 from django.utils.timezone import now as timezone_now
 
 from games import emails
+from games.lib import unsubscribe
 from games.models import Match, Notification
 from games.services import notifications
 
@@ -157,6 +158,7 @@ def notifications_send_batch(*, ids: list[int] | None = None, limit: int | None 
     for row in rows:
         if row.match_id is not None:
             row.match = matches[row.match_id]
+    unsubscribe.prefetch_tokens([row.recipient for row in rows])
     decisions = notifications.send_decisions(rows, now=now)
     ready: list[tuple[Notification, object]] = []
     for row in rows:
