@@ -10,9 +10,12 @@ $(VENV)/.installed: requirements.txt
 	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt
 	touch $@
 
-# SQLite, no Redis, console email, a demo match: http://127.0.0.1:8000
+# SQLite, no Redis, console email, a demo match: http://$(HOST):$(PORT)
+# (make run PORT=8100 HOST=127.0.0.1; HOST=0.0.0.0 opens it to the network)
+HOST ?= 127.0.0.1
+PORT ?= 8000
 run: install
-	$(PY) manage.py run
+	$(PY) manage.py run --addr $(HOST):$(PORT)
 
 # Real PostgreSQL and Redis on localhost (.ci/run starts them when they are down).
 test: install

@@ -24,4 +24,4 @@ class SanguoshaConfig(AppConfig):
                  schedule_from_settings=True,
                  table_url_name="sanguosha:table",
                  private_checkin_kinds=frozenset({"ask:negate_window", "ask:rescue"}),
-                 email_coalesce=True)
+                 email_coalesce=True, demo_players=4)

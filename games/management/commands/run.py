@@ -4,8 +4,10 @@
 2. a demo director ``admin``/``admin`` (printed) if no such user exists;
 3. demo matches when there are none: one started match of every registered game with a
    few demo players (a game whose engine fails to set up is skipped, with the reason);
-4. ``runserver`` on ``127.0.0.1:8000`` (``--addr``; loopback only, since the demo logins
-   are public: pass ``--addr 0.0.0.0:8000`` to open it to the network on purpose), with a background thread doing what
+4. ``runserver`` on ``127.0.0.1:8000`` (``--addr``, or ``make run HOST=… PORT=…``;
+   loopback only by default, since the demo logins are public: pass ``--addr
+   0.0.0.0:8000`` to open it to the network on purpose; ``SITE_URL``, the address emails
+   link to, follows the served address unless set), with a background thread doing what
    Celery beat does in production: the deadline sweep every few seconds, and every minute
    the auto start, the reminders, the outbox retry and the digests. Without ``REDIS_URL``
    Celery runs tasks inline, so nothing else needs to run.
@@ -79,6 +81,7 @@ class Command(BaseCommand):
                             help="migrate and seed, then exit (for scripts and tests)")
 
     def handle(self, *args, **opts):
+        site_url_follow(opts["addr"])
         db = settings.DATABASES["default"]
         if db["ENGINE"].endswith("sqlite3") and db["NAME"] != ":memory:":
             Path(db["NAME"]).parent.mkdir(parents=True, exist_ok=True)
@@ -89,8 +92,8 @@ class Command(BaseCommand):
         if opts["guess"] or not registry.all_games():
             self._register_dev_game()
         if not opts["no_seed"]:
-            self._seed_admin()
-            self._seed_matches()
+            seed_demo(self.stdout.write)
+        self.stdout.write(logins_box(opts["addr"]))  # last, after the seeding's email output
         if opts["no_serve"]:
             return
         stop = threading.Event()
@@ -112,40 +115,88 @@ class Command(BaseCommand):
             self.stdout.write(f"dev game not available: {exc}")
 
     def _seed_admin(self) -> None:
-        User = get_user_model()
-        if User.objects.filter(username="admin").exists():
-            return
-        User.objects.create_superuser("admin", "admin@localhost", "admin")
-        self.stdout.write(self.style.WARNING(
-            "demo director created: username 'admin', password 'admin' (change it!)"))
+        """Kept for callers of the earlier API: :func:`seed_demo` seeds both."""
+        seed_demo(self.stdout.write)
 
     def _seed_matches(self) -> None:
-        if Match.objects.exists():
-            return
-        for entry in registry.all_games():
-            preferred = max(entry.min_seats, min(3, entry.max_seats))
-            errors = []
-            for players in dict.fromkeys([preferred, entry.min_seats]):
-                try:
-                    match = self._seed_one(entry, players)
-                except Exception as exc:  # noqa: BLE001 - an unfinished engine must not stop the demo
-                    Match.objects.filter(game=entry.slug, status=Match.Status.FORMING).delete()
-                    errors.append(repr(exc))
-                    continue
-                self.stdout.write(f"demo match {match.name!r} started with {players} players "
-                                  f"(demo1..demo{players}, password {DEMO_PASSWORD!r})")
-                break
-            else:
-                self.stdout.write(f"demo {entry.slug}: skipped ({'; '.join(errors)})")
+        seed_demo(self.stdout.write)
 
-    def _seed_one(self, entry, players: int) -> Match:
-        from games.services.matches import match_create, match_join, match_start
 
-        User = get_user_model()
-        match = match_create(game=entry.slug, name=f"Demo {entry.name}")
-        for n in range(1, players + 1):
-            user = User.objects.filter(username=f"demo{n}").first()
-            if user is None:
-                user = User.objects.create_user(f"demo{n}", f"demo{n}@localhost", DEMO_PASSWORD)
-            match_join(match=match, user=user)
-        return match_start(match=match)
+def site_url_follow(addr: str) -> str:
+    """Emails link to the address the site is served on (``SITE_URL``), unless the
+    environment set ``SITE_URL`` on purpose: ``0.0.0.0`` / ``::`` become this machine's
+    name. Also allows that host."""
+    import os
+    import socket
+
+    host, _, port = addr.rpartition(":")
+    host = (host or "127.0.0.1").strip("[]")
+    if host in ("0.0.0.0", "::"):
+        host = socket.getfqdn() or "localhost"
+    if ":" in host:
+        host = f"[{host}]"
+    if not os.environ.get("SITE_URL"):
+        settings.SITE_URL = f"http://{host}:{port or 8000}"
+    if "*" not in settings.ALLOWED_HOSTS and host not in settings.ALLOWED_HOSTS:
+        settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, host.strip("[]"), host]
+    return settings.SITE_URL
+
+
+def logins_box(addr: str) -> str:
+    """The demo logins in a short box, printed after everything else the seeding said."""
+    players = sorted(get_user_model().objects.filter(username__startswith="demo")
+                     .values_list("username", flat=True), key=lambda u: (len(u), u))
+    lines = [f"Open {settings.SITE_URL}/",
+             "Director: admin / admin" if get_user_model().objects.filter(
+                 username="admin").exists() else "",
+             (f"Players:  {players[0]} .. {players[-1]} / {DEMO_PASSWORD}" if players else "")]
+    lines = [line for line in lines if line]
+    width = max(len(line) for line in lines) + 2
+    bar = "+" + "-" * width + "+"
+    return "\n".join(["", bar, *[f"| {line.ljust(width - 1)}|" for line in lines], bar, ""])
+
+
+def seed_demo(write=print) -> list[Match]:
+    """The demo: a director ``admin``/``admin`` and, when there are no matches yet, one
+    started match of every registered game seating ``demo1..demoN`` (password ``demo``):
+    N is the game's ``demo_players`` (registry extra; Three Kingdoms Kill: 4), else 3,
+    never fewer than its minimum. Returns the matches it created."""
+    User = get_user_model()
+    if not User.objects.filter(username="admin").exists():
+        User.objects.create_superuser("admin", "admin@localhost", "admin")
+        write("demo director created: username 'admin', password 'admin' (change it!)")
+    if Match.objects.exists():
+        return []
+    created = []
+    for entry in registry.all_games():
+        wanted = int(entry.extras.get("demo_players", 3))
+        preferred = max(entry.min_seats, min(wanted, entry.max_seats))
+        errors = []
+        for players in dict.fromkeys([preferred, entry.min_seats]):
+            try:
+                match = _seed_one(entry, players)
+            except Exception as exc:  # noqa: BLE001 - an unfinished engine must not stop the demo
+                Match.objects.filter(game=entry.slug, status=Match.Status.FORMING).delete()
+                errors.append(repr(exc))
+                continue
+            created.append(match)
+            write(f"demo match {match.name!r} started with {players} players "
+                  f"(demo1..demo{players}, password {DEMO_PASSWORD!r})")
+            break
+        else:
+            write(f"demo {entry.slug}: skipped ({'; '.join(errors)})")
+    return created
+
+
+def _seed_one(entry, players: int) -> Match:
+    from games.services.matches import match_create, match_join, match_start
+
+    User = get_user_model()
+    match = match_create(game=entry.slug, name=f"Demo {entry.name}",
+                         min_players=max(entry.min_seats, min(players, entry.max_seats)))
+    for n in range(1, players + 1):
+        user = User.objects.filter(username=f"demo{n}").first()
+        if user is None:
+            user = User.objects.create_user(f"demo{n}", f"demo{n}@localhost", DEMO_PASSWORD)
+        match_join(match=match, user=user)
+    return match_start(match=match)
