@@ -4,6 +4,7 @@ to someone who is looking (``games.lib.presence``; a cache write, no query)."""
 
 from __future__ import annotations
 
+from django.contrib.auth import SESSION_KEY
 from django.utils.timezone import now as timezone_now
 
 from games.lib import presence
@@ -18,11 +19,13 @@ class PresenceMiddleware:
 
     def process_view(self, request, view_func, view_args, view_kwargs):
         match_id = view_kwargs.get("match_id")
-        user = getattr(request, "user", None)
-        if (request.method == "GET" and isinstance(match_id, int) and user is not None
-                and user.is_authenticated):
+        # the user id from the session: the user row is not loaded for this (the 204 poll
+        # reads no user at all)
+        session = getattr(request, "session", None)
+        user_id = session.get(SESSION_KEY) if session is not None else None
+        if request.method == "GET" and isinstance(match_id, int) and user_id is not None:
             try:
-                presence.mark_seen(match_id=match_id, user_id=user.pk, now=timezone_now())
+                presence.mark_seen(match_id=match_id, user_id=int(user_id), now=timezone_now())
             except Exception:  # noqa: BLE001 - a cache outage must not break the page
                 pass
         return None

@@ -74,12 +74,19 @@ def player_view_for(match: Match, seat: Seat | None, *, omniscient: bool = False
     ``omniscient=True`` (the director, post-game review) returns ``omniscient_view``."""
     if match.state is None:
         return {}
-    engine = get_rules(match.game)
-    state = engine.load(match.state)
-    if omniscient:
-        return engine.omniscient_view(state)
     number = seat.number if seat is not None and seat.match_id == match.pk else None
-    return engine.player_view(state, number)
+    # memoised on the Match object for this state: the page and its panels (press, the
+    # board) ask for the same view, and loading a 100-player state is the costly part
+    memo = match.__dict__.get("_views")
+    if memo is None or memo[0] is not match.state:
+        memo = match.__dict__["_views"] = (match.state, {})
+    key = ("omniscient",) if omniscient else ("seat", number)
+    if key not in memo[1]:
+        engine = get_rules(match.game)
+        state = engine.load(match.state)
+        memo[1][key] = (engine.omniscient_view(state) if omniscient
+                        else engine.player_view(state, number))
+    return memo[1][key]
 
 
 def player_view_state(match: Match) -> Any:

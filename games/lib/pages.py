@@ -225,7 +225,10 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
     view = player_view(match, seat, director)
     seat_number = seat.number if seat is not None else None
     window = diary_window(request, phase, history)
-    diary_rows = diary_lines(request, match, seat_number, director, turns=window["q"])
+    every_name = {s.number: (s.user.get_username() if s.user_id else "bot")
+                  for s in all_seats if s.number is not None}  # = selectors.seat_names
+    diary_rows = diary_lines(request, match, seat_number, director, turns=window["q"],
+                             names=every_name)
     checked_in = awaited = False
     counts = None
     rows = 0
@@ -378,14 +381,16 @@ def poll_unchanged_fast(request: HttpRequest, match_id: int) -> bool:
 
 
 def diary_lines(request: HttpRequest, match: Match, seat_number: int | None,
-                director: bool, since_seq: int = 0, turns: Q | None = None) -> list[Any]:
+                director: bool, since_seq: int = 0, turns: Q | None = None,
+                names: dict[int, str] | None = None) -> list[Any]:
     """The reader's diary lines (the director reads every row), in the reader's language;
-    ``turns`` keeps only those turns (see :func:`diary_window`)."""
+    ``turns`` keeps only those turns (see :func:`diary_window`); ``names``: the seat names
+    when the caller already loaded the seats."""
     if match.state is None and not match.diary_seq:
         return []
     lang = getattr(request, "LANGUAGE_CODE", None) or "en"
     return list(selectors.diary_for_seat(match, seat_number, since_seq=since_seq, lang=lang,
-                                         omniscient=director, turns=turns))
+                                         omniscient=director, turns=turns, names=names))
 
 
 def diary_turn(request: HttpRequest, match: Match, turn: int,
