@@ -161,3 +161,16 @@ def test_a_dead_server_leaves_every_row_queued(settings):
     assert sorted(report.retry) == sorted(r.pk for r in rows) and report.sent == []
     for row in Notification.objects.all():
         assert row.sent_at is None and row.failed_at is None and row.claimed_until is None
+
+
+@pytest.mark.slow
+def test_bench_email_delivers_everything_once_through_real_workers(capsys):
+    """The bench itself, small: its own Redis, database, SMTP server and mail workers."""
+    import json
+
+    from django.core.management import call_command
+
+    call_command("bench_email", "--emails", "60", "--json", "--timeout", "120")
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert result["emails"] == result["sent"] == result["received"] == 60
+    assert result["lost"] == 0 and result["duplicates"] == 0 and result["per_s"] > 0

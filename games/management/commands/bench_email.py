@@ -118,7 +118,8 @@ class Command(BaseCommand):
         parser.add_argument("--workers", type=int, default=2)
         parser.add_argument("--concurrency", type=int, default=1, help="processes per worker")
         parser.add_argument("--players", type=int, default=12)
-        parser.add_argument("--timeout", type=float, default=120.0)
+        parser.add_argument("--timeout", type=float, default=600.0,
+                            help="give up waiting for the server to receive everything")
         parser.add_argument("--database-url", default=os.environ.get(
             "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres"),
             help="the PostgreSQL server to use (a database of the bench's own is made there)")
@@ -275,6 +276,7 @@ class Command(BaseCommand):
         limit = started + opts["timeout"]
         while time.monotonic() < limit and len(sink.ids) < count:
             time.sleep(0.05)
+        timed_out = len(sink.ids) < count
         # a little longer: a late duplicate would show here
         time.sleep(1.0)
         with sink.lock:
@@ -295,5 +297,6 @@ class Command(BaseCommand):
             "received": received,
             "failed": Notification.objects.filter(pk__in=ids, failed_at__isnull=False).count(),
             "workers": opts["workers"], "concurrency": opts["concurrency"],
-            "batch_size": size,
+            "batch_size": size, "timed_out": timed_out,
+            "load_average_1min": round(os.getloadavg()[0], 1),
         }
