@@ -113,9 +113,15 @@ def lobby_matches(*, user: Any, game: str | None, status: str) -> list[Match]:
         qs = qs.annotate(joined=Count("seats", filter=Q(seats__user=user,
                                                        seats__removed_at__isnull=True)))
     matches = list(qs.order_by("-created_at")[:100])
+    # one reverse() for the list, not two per match in the template
+    detail = reverse("games:match-detail", args=[_URL_MARK]).replace(str(_URL_MARK), "{}")
     for m in matches:
         m.game_name = _game_name(m.game)
+        m.detail_url = detail.format(m.pk)
     return matches
+
+
+_URL_MARK = 918273645
 
 
 @dataclass
