@@ -17,7 +17,7 @@ def log_in(page, base: str, username: str) -> None:
     page.goto(f"{base}/accounts/login/")
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(PASSWORD)
-    page.locator("form button[type=submit]").last.click()
+    page.get_by_role("button", name="Log in").last.click()
     page.wait_for_url(f"{base}/")
 
 

@@ -108,6 +108,8 @@ def test_unread_counts_in_nav_and_lobby_then_reading_clears_them(trio):
     assert 'id="press-unread-count">2<' in lobby and "2 unread" in lobby
     nav = c.get(reverse("press:unread")).content.decode()
     assert 'id="press-unread-count">2<' in nav
+    mine = c.get(reverse("games:my-games")).content.decode()
+    assert "2 unread" in mine
     c.get(detail(match))  # reading the page marks the messages read
     assert "press-unread-count" not in c.get(reverse("press:unread")).content.decode()
     own = client_for(ann).get(reverse("press:unread")).content.decode()
