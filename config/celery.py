@@ -1,4 +1,4 @@
-"""The Celery app and the whole beat schedule (STYLE.md §12)."""
+"""The Celery app and the whole beat schedule (docs/style.md §12)."""
 
 from __future__ import annotations
 

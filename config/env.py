@@ -1,4 +1,4 @@
-"""Typed readers for settings from the environment (STYLE.md §13).
+"""Typed readers for settings from the environment (docs/style.md §13).
 
 ``env_secret`` also reads ``NAME_FILE`` (Docker secrets). ``database_from_url`` and
 ``email_from_url`` turn ``DATABASE_URL`` / ``EMAIL_URL`` into Django settings without a

@@ -8,7 +8,7 @@ from django.apps import AppConfig
 
 
 class DiceslayerConfig(AppConfig):
-    """The ``diceslayer`` app; ``ready()`` registers its engine (STYLE.md §15)."""
+    """The ``diceslayer`` app; ``ready()`` registers its engine (docs/style.md §15)."""
 
     name = "diceslayer"
     verbose_name = "Dice Slayer"

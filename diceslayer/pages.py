@@ -1,6 +1,6 @@
 """What the Dice Slayer play page and its htmx fragments show, built from the engine's
 ``player_view`` (and, for the replay, from positions rebuilt by ``replay_steps``) plus the
-seat's own diary rows — never from raw state (DESIGN.md "Hidden information"). Dice Slayer
+seat's own diary rows — never from raw state (docs/design.md "Hidden information"). Dice Slayer
 hides nothing, but the board still goes through the one door.
 
 The hint (the bot's move and its reason) and the "scoring picks" list are computed by the

@@ -1,7 +1,7 @@
 """Dice Slayer on the framework: starting solo games, the daily challenge and versus
 matches, joining an open versus game, and playing a move that resolves at once.
 
-Every game is a ``games.Match`` (DESIGN.md: "solo: one move = one step, no deadline;
+Every game is a ``games.Match`` (docs/design.md: "solo: one move = one step, no deadline;
 versus: one phase per turn, the active player awaited"). The services here only compose
 the framework's services (``match_create``, ``match_join``, ``match_start``,
 ``order_submit``, ``phase_close``) and keep the daily-challenge rows in step; the rules
@@ -121,7 +121,7 @@ def daily_start(*, user, now: datetime | None = None) -> tuple[DailyAttempt, boo
     1. The match is seeded with :func:`daily_match_seed` (``engine.daily_seed(day)``
        keyed with the server secret): everyone gets the same
        roll-ins for the same choices (phase seeds derive from the match seed and the phase
-       number, STYLE.md §6).
+       number, docs/style.md §6).
     2. The ``DailyAttempt`` row is created in the same transaction; the unique
        ``(user, day)`` constraint turns a concurrent second start into a refusal and rolls
        the second match back.

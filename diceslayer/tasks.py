@@ -1,5 +1,5 @@
 """Dice Slayer's Celery task: the sweep that expires unanswered versus challenges
-(a thin adapter, STYLE.md §12; the beat schedule in config/celery.py names it)."""
+(a thin adapter, docs/style.md §12; the beat schedule in config/celery.py names it)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One function per notification kind: build the email for an outbox row (STYLE.md §10).
+"""One function per notification kind: build the email for an outbox row (docs/style.md §10).
 
 Templates come in triples, ``templates/emails/<kind>-subject.txt``, ``-body.txt`` and
 ``-body.html``. Every email carries a signed one-click unsubscribe link (``games.lib.

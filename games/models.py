@@ -1,6 +1,6 @@
 """The framework's data: matches, seats, phases, orders, check-ins, snapshots, the diary,
 the notification outbox and the director's log. Models hold data, constraints and trivial
-properties; game flow lives in ``games/services`` (STYLE.md §11).
+properties; game flow lives in ``games/services`` (docs/style.md §11).
 """
 
 from __future__ import annotations
@@ -201,7 +201,7 @@ class Snapshot(models.Model):
 
 
 class DiaryEntry(models.Model):
-    """One engine event, stored once with its audience; never updated (STYLE.md §20).
+    """One engine event, stored once with its audience; never updated (docs/style.md §20).
 
     ``audience`` is ``""`` for a public event, else the seat numbers as ``",1,5,"`` so one
     indexable ``LIKE`` finds a seat's rows on PostgreSQL and SQLite alike.

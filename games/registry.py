@@ -1,7 +1,7 @@
 """The game registry: slug -> engine module, so ``games/`` never imports a game by name.
 
 Each game app's ``AppConfig.ready()`` calls :func:`register` with its engine module
-(STYLE.md §15). The framework looks engines up with :func:`get_rules`.
+(docs/style.md §15). The framework looks engines up with :func:`get_rules`.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Reads for pages, the API and emails (STYLE.md §11). Hidden information goes through one
+"""Reads for pages, the API and emails (docs/style.md §11). Hidden information goes through one
 door: :func:`player_view_for` (the engine's ``player_view``) and :func:`diary_for_seat`
 (rows whose audience holds the seat). Raw state leaves only through ``omniscient=True``.
 
@@ -163,7 +163,7 @@ def described(engine, match: Match, rows: list[DiaryEntry], viewer: int | None,
               context: Mapping[str, Any] | None = None,
               name_text: Any = None) -> list[str]:
     """``engine.describe`` of each row for ``viewer`` in ``lang``, cached per (entry,
-    viewer, language, names): rows are never updated (STYLE.md §20), so a sentence once
+    viewer, language, names): rows are never updated (docs/style.md §20), so a sentence once
     written stays true, and a page load reads them back in one cache round trip instead
     of describing every row again. Which rows a reader gets is decided before (by the
     query), so a cached line never reaches a reader who may not read its row. ``context``

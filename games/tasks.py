@@ -1,4 +1,4 @@
-"""Celery tasks: thin adapters (STYLE.md §12). Each takes primitive ids, calls the service
+"""Celery tasks: thin adapters (docs/style.md §12). Each takes primitive ids, calls the service
 of the same name (imported as ``<service>_task``) and returns a small JSON-able result.
 The beat schedule in config/celery.py names them.
 """

@@ -2,7 +2,7 @@
 and one POST URL per player action (join, leave, start, order, check in, withdraw).
 
 Every page and fragment is built from ``player_view_for`` and the seat's own diary rows
-(``diary_for_seat``), never from ``Match.state`` (DESIGN.md "Hidden information"); staff
+(``diary_for_seat``), never from ``Match.state`` (docs/design.md "Hidden information"); staff
 without a seat get the omniscient view. Lookup and permission go together in
 ``_get_match_for_user``; services raise ``ApplicationError`` and the views answer it with
 the message and its 4xx status, never a 500.

@@ -1,4 +1,4 @@
-"""Kill Game data an admin edits (DESIGN.md "Game apps"): maps with their zones, adjacency,
+"""Kill Game data an admin edits (docs/design.md "Game apps"): maps with their zones, adjacency,
 closure order, never-closing zones, central zone and default start zone; the item catalogue
 with base prices; and a proxy of ``games.Match`` so the admin has a Kill Game match form.
 

@@ -1,7 +1,7 @@
 """What the Kill Game board, order forms, panel, diary and feed show — the registry hooks
 (``board_template``, ``order_form_template``, ``order_from_post``) and the context behind
 them. Everything comes from the engine's ``player_view`` dict and the reader's diary rows
-(DESIGN.md "Hidden information"); the only other input is the match config's public map
+(docs/design.md "Hidden information"); the only other input is the match config's public map
 snapshot (zone positions for drawing).
 
 - :func:`board` turns a player view into the map (SVG shapes with their §8.1 states), the

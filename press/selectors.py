@@ -1,4 +1,4 @@
-"""Press reads (STYLE.md §11): a reader's messages (newest page, or after / before an id),
+"""Press reads (docs/style.md §11): a reader's messages (newest page, or after / before an id),
 the rows pages and the API show, and unread counts per match for the nav and the lobby.
 
 Every read goes through ``access.readable_q``. Unread counts are counters in the cache

@@ -1,4 +1,4 @@
-"""Press actions (STYLE.md §11): post a message, hide it (the director, logged), report it,
+"""Press actions (docs/style.md §11): post a message, hide it (the director, logged), report it,
 mute a seat, mark messages read. Each takes keyword arguments, checks the rules in
 ``press.access`` and raises ``ApplicationError`` with a stable code; a refusal changes
 nothing.

@@ -1,4 +1,4 @@
-"""Celery adapters for press (STYLE.md §12)."""
+"""Celery adapters for press (docs/style.md §12)."""
 
 from __future__ import annotations
 

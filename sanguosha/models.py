@@ -1,4 +1,4 @@
-"""The Sanguosha catalogues a person browses and an admin edits (DESIGN.md "Game apps"):
+"""The Sanguosha catalogues a person browses and an admin edits (docs/design.md "Game apps"):
 card types with their rules text, the 108 physical cards, the 25 characters and their
 skills. They are seeded from the engine's data tables (``sanguosha.services.catalogue_sync``)
 and only *describe* the game: the engine never reads them, so editing a rules text here

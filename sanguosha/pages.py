@@ -1,5 +1,5 @@
 """What the table page shows, built only from the player view and the reader's diary rows
-(DESIGN.md "Hidden information"): seats around the table, the reader's hand, the piles, the
+(docs/design.md "Hidden information"): seats around the table, the reader's hand, the piles, the
 open ask as buttons (exactly the engine's ``legal`` options), its deadline and default.
 
 After the game everyone reads the omniscient view and every diary row (issue #7: "after

@@ -1,6 +1,6 @@
 """Rules text of every card and skill, shown in the catalogue (one click from the table).
 
-Extracted once from rules/sanguosha.md §7 and §11 (the spec the engine implements);
+Extracted once from docs/sanguosha-rules.md §7 and §11 (the spec the engine implements);
 names come from the engine data, this module only adds the prose.
 """
 

@@ -1,4 +1,4 @@
-"""Shared fixtures: the test-only guess game registered, time constants (STYLE.md §7)."""
+"""Shared fixtures: the test-only guess game registered, time constants (docs/style.md §7)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""All settings, read from the environment (STYLE.md §13). Defaults run embedded:
+"""All settings, read from the environment (docs/style.md §13). Defaults run embedded:
 SQLite, no Redis (Celery tasks run inline, the ``run`` command sweeps deadlines), console
 email. Production sets DATABASE_URL, REDIS_URL, EMAIL_URL, SECRET_KEY, ALLOWED_HOSTS.
 """

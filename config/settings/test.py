@@ -1,4 +1,4 @@
-"""Test overlay: only what tests need (STYLE.md §13). Real PostgreSQL by default
+"""Test overlay: only what tests need (docs/style.md §13). Real PostgreSQL by default
 (TEST_DATABASE_URL overrides; CI has it on localhost), eager Celery, fast hasher,
 locmem email and cache. Redis-backed tests read REDIS_URL themselves.
 """

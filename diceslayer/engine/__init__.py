@@ -1,4 +1,4 @@
-"""The pure Dice Slayer rules engine (rules/diceslayer.md), as ``games.rules.RulesEngine``.
+"""The pure Dice Slayer rules engine (docs/diceslayer-rules.md), as ``games.rules.RulesEngine``.
 
 Module-level functions: ``config_schema``, ``validate_config``, ``setup``,
 ``current_phase``, ``submit``, ``validate_order``, ``default_orders``, ``bot_orders``,

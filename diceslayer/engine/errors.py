@@ -1,7 +1,7 @@
 """Errors the Dice Slayer engine raises on purpose, with greppable message constants.
 
 ``InvalidOrder`` means the order is malformed (wrong shape or type); ``IllegalOrder`` means
-it is well formed but the rules forbid it now (rules/diceslayer.md §5 "bad input").
+it is well formed but the rules forbid it now (docs/diceslayer-rules.md §5 "bad input").
 Both come from :mod:`games.rules` so the framework maps them without knowing this game.
 """
 

@@ -1,6 +1,6 @@
 """The scenario runner: ``python -m diceslayer.engine.scenario < in.json > out.json``.
 
-Reads one scenario (shared/SCENARIOS.md, "Dice Slayer") on standard input, sets up the
+Reads one scenario (docs/scenarios.md, "Dice Slayer") on standard input, sets up the
 position it describes (the moment after the mover's roll-in), plays its ``moves`` with
 the dice of ``rolls`` in order, and prints the resulting position as JSON with sorted
 keys. An illegal move stops the run: the output then holds ``error`` (the message a
@@ -106,7 +106,7 @@ def build(scenario: Any) -> tuple[State, list[int], list[Any]]:
 
 def result_of(state: State, error: str | None = None,
               error_at: int | None = None) -> dict[str, Any]:
-    """The output document of SCENARIOS.md."""
+    """The output document of docs/scenarios.md."""
     return {
         "over": state.over,
         "winner": state.winner,
@@ -153,7 +153,7 @@ def main(stdin: TextIO | None = None, stdout: TextIO | None = None,
     except MalformedScenario as exc:
         print(f"malformed scenario: {exc}", file=stderr)
         return 2
-    except Exception as exc:  # never a traceback (SCENARIOS.md contract)
+    except Exception as exc:  # never a traceback (docs/scenarios.md contract)
         print(f"malformed scenario: {type(exc).__name__}: {exc}", file=stderr)
         return 2
     stdout.write(json.dumps(result, sort_keys=True) + "\n")

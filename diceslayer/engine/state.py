@@ -1,7 +1,7 @@
-"""The Dice Slayer state tree: frozen, JSON-able dataclasses (STYLE.md §3).
+"""The Dice Slayer state tree: frozen, JSON-able dataclasses (docs/style.md §3).
 
 A state is always "waiting for a choice": the mover's roll-in for this turn is done
-(rules/diceslayer.md §1 round step 1, §4.2) and an order may be pending until the
+(docs/diceslayer-rules.md §1 round step 1, §4.2) and an order may be pending until the
 framework calls ``resolve``. Multisets of dice (plates/fields, grace zones) are kept as
 sorted tuples so equal positions compare equal; the stock is ordered, oldest first.
 """
@@ -20,7 +20,7 @@ STOCK_SIZE = 3
 
 
 class Variant(str, enum.Enum):
-    """The four separate games of rules/diceslayer.md."""
+    """The four separate games of docs/diceslayer-rules.md."""
 
     SOLO = "solo"
     SOLO_WILD = "solo_wild"

@@ -1,6 +1,6 @@
-"""What a seat or a spectator sees (STYLE.md §5), and the "highlight patterns" helper.
+"""What a seat or a spectator sees (docs/style.md §5), and the "highlight patterns" helper.
 
-Everything in Dice Slayer is public (rules/diceslayer.md hides nothing), so every viewer
+Everything in Dice Slayer is public (docs/diceslayer-rules.md hides nothing), so every viewer
 gets the same board; ``you``, ``your_turn`` and ``legal`` depend on the viewer.
 """
 

@@ -1,4 +1,4 @@
-"""Queue Celery tasks after the surrounding transaction commits (STYLE.md §9, §12).
+"""Queue Celery tasks after the surrounding transaction commits (docs/style.md §9, §12).
 
 Enqueueing can fail (broker down, or an eager task raising in tests and the embedded
 server): that must never undo or break what was committed, so failures are logged, and

@@ -1,5 +1,5 @@
 """Deterministic seeds: a phase's seed is derived from the match seed and the phase number
-(STYLE.md §6), so a match replays exactly from its seed and its recorded orders.
+(docs/style.md §6), so a match replays exactly from its seed and its recorded orders.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Appending engine events to the diary (STYLE.md §20): each event once, in order, with
+"""Appending engine events to the diary (docs/style.md §20): each event once, in order, with
 its audience; ``seq`` comes from ``Match.diary_seq`` under the match row lock, and the
 ``(match, seq)`` unique constraint makes a double write fail loudly.
 """

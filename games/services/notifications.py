@@ -1,4 +1,4 @@
-"""The notification outbox (STYLE.md §10): who hears about what. Rows are created in the
+"""The notification outbox (docs/style.md §10): who hears about what. Rows are created in the
 same transaction as the event that caused them; ``games.services.outbox`` sends them after
 commit (lease, batches, retries).
 

@@ -1,5 +1,5 @@
 """Phases: opening (deadline from the schedule), the exactly-once close, the deadline sweep
-with its dead-man switch, and the director's deadline edits (DESIGN.md "Phase lifecycle").
+with its dead-man switch, and the director's deadline edits (docs/design.md "Phase lifecycle").
 
 Locking order, everywhere in ``games.services``: the ``Match`` row first, then the
 ``Phase`` row. Order submission and check-in lock only the match; closing, extending,

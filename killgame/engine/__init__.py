@@ -1,4 +1,4 @@
-"""The Kill Game rules engine (``rules/killgame.md``): pure functions of the RulesEngine
+"""The Kill Game rules engine (``docs/killgame-rules.md``): pure functions of the RulesEngine
 protocol of :mod:`games.rules`.
 
 Modules: :mod:`.state` (frozen state), :mod:`.maps` (maps and checks), :mod:`.config`

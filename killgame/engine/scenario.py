@@ -1,4 +1,4 @@
-"""The Kill Game scenario runner (``rules/killgame-scenarios.md``, ``SCENARIOS.md``).
+"""The Kill Game scenario runner (``docs/killgame-scenario-format.md``, ``docs/scenarios.md``).
 
 ``python -m killgame.engine.scenario < scenario.json`` reads a position and phases of orders,
 plays them through the engine exactly as the server would, and prints the resulting position
@@ -289,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     except ScenarioError as exc:
         print(f"malformed scenario: {exc}", file=sys.stderr)
         return 2
-    except Exception as exc:  # never a traceback (SCENARIOS.md)
+    except Exception as exc:  # never a traceback (docs/scenarios.md)
         print(f"internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
     sys.stdout.write(json.dumps(out, sort_keys=True) + "\n")

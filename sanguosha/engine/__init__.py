@@ -1,6 +1,6 @@
 """Three Kingdoms Kill rules engine (pure; ``games.rules.RulesEngine``).
 
-Each open ask of ``rules/sanguosha.md`` §12 is one framework phase: ``current_phase``
+Each open ask of ``docs/sanguosha-rules.md`` §12 is one framework phase: ``current_phase``
 describes it, ``submit`` stores an answer in the state, ``resolve`` applies the answers
 (defaults of §12.5 for the silent) and runs the resolution stack to the next ask.
 

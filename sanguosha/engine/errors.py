@@ -1,4 +1,4 @@
-"""Errors the Sanguosha engine raises on purpose (STYLE.md §16), with greppable messages."""
+"""Errors the Sanguosha engine raises on purpose (docs/style.md §16), with greppable messages."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scenario runner: ``python -m sanguosha.engine.scenario < scenario.json`` (rules/sanguosha-scenarios.md).
+"""Scenario runner: ``python -m sanguosha.engine.scenario < scenario.json`` (docs/sanguosha-scenario-format.md).
 
 Reads one position (the current player's Play phase with its ``play`` ask open) and a list
 of answers, plays them through the same ``submit``/``resolve`` path the server uses, and
@@ -193,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     except Malformed as exc:
         print(f"malformed scenario: {exc}", file=sys.stderr)
         return 2
-    except Exception as exc:  # never a traceback (SCENARIOS.md)
+    except Exception as exc:  # never a traceback (docs/scenarios.md)
         print(f"malformed scenario: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
     sys.stdout.write(json.dumps(out, sort_keys=True) + "\n")

@@ -1,4 +1,4 @@
-"""Engines import only the standard library and games.rules (STYLE.md §1)."""
+"""Engines import only the standard library and games.rules (docs/style.md §1)."""
 
 from __future__ import annotations
 

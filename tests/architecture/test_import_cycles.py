@@ -1,4 +1,4 @@
-"""No import circle among the project's modules (STYLE.md §1: imports point one way).
+"""No import circle among the project's modules (docs/style.md §1: imports point one way).
 
 The graph comes from ``grimp`` (the engine of import-linter), which reads every ``import``
 statement of every module, function-level imports included: a late import inside a

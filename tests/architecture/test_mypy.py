@@ -1,5 +1,5 @@
 """mypy passes with the configuration of ``pyproject.toml``: ``--strict`` for the engines and
-``games/rules.py`` (STYLE.md §18), django-stubs at a lenient level for the Django layer.
+``games/rules.py`` (docs/style.md §18), django-stubs at a lenient level for the Django layer.
 
 Runs in-process through ``mypy.api`` with the incremental cache in ``.mypy_cache`` (git-ignored),
 so a run after a small change takes seconds.

@@ -1,4 +1,4 @@
-"""Sets, runs and the faces they remove (rules/diceslayer.md §1 round step 3).
+"""Sets, runs and the faces they remove (docs/diceslayer-rules.md §1 round step 3).
 
 Neighbours never wrap: 1 and 6 are not connected.
 """

@@ -1,4 +1,4 @@
-"""``manage.py run``: the embedded one-command server (DESIGN.md "Running it").
+"""``manage.py run``: the embedded one-command server (docs/design.md "Running it").
 
 1. ``migrate`` (SQLite under ``var/`` by default) and ``collectstatic``;
 2. a demo director ``admin``/``admin`` (printed) if no such user exists;

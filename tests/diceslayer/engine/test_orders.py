@@ -1,4 +1,4 @@
-"""Bad input (rules/diceslayer.md §5) gets a clear error and changes nothing."""
+"""Bad input (docs/diceslayer-rules.md §5) gets a clear error and changes nothing."""
 
 from __future__ import annotations
 

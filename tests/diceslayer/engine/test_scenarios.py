@@ -1,7 +1,7 @@
-"""Golden scenarios: every worked example of rules/diceslayer.md through the runner.
+"""Golden scenarios: every worked example of docs/diceslayer-rules.md through the runner.
 
 Each ``scenarios/*.json`` holds ``rule`` (what it checks), ``scenario`` (the input of
-shared/SCENARIOS.md) and ``expected`` (the output, worked out by hand from the rules).
+docs/scenarios.md) and ``expected`` (the output, worked out by hand from the rules).
 """
 
 from __future__ import annotations

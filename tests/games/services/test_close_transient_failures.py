@@ -1,6 +1,6 @@
 """Quarantine counts only the rules' failures: a database that drops the connection, a
 deadlock or a task's time limit during a close counts toward nothing, pushes no deadline,
-and the next sweep closes the phase (games/lib/transient.py, DESIGN.md "Phase lifecycle")."""
+and the next sweep closes the phase (games/lib/transient.py, docs/design.md "Phase lifecycle")."""
 
 from __future__ import annotations
 

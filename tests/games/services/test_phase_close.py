@@ -1,5 +1,5 @@
 """phase_close: exactly once, defaults for the absent, diary with audiences, the next phase,
-the end of the match, failures, retry and quarantine (DESIGN.md "Phase lifecycle")."""
+the end of the match, failures, retry and quarantine (docs/design.md "Phase lifecycle")."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Every worked example of killgame.md §22 as a golden scenario, plus the runner's exit codes.
 
 Each ``scenarios/*.json`` holds ``input`` (the scenario format of
-``rules/killgame-scenarios.md``) and ``expected``: a partial result, checked key by key —
+``docs/killgame-scenario-format.md``) and ``expected``: a partial result, checked key by key —
 top-level keys exactly, ``players``/``monsters`` entries matched by id on the fields given,
 ``events`` that must appear (kind and a subset of data), ``absent_events`` that must not,
 and ``energy_sum`` (the total energy of a group of players, for random victims).

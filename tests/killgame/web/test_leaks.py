@@ -1,6 +1,6 @@
 """Leak tests: for every page and fragment of a running Kill Game match, nothing only
 another player may know (their energy, backpack, coins, orders, position outside your zone)
-appears in the HTML served to a player or a spectator (§18, DESIGN.md "Hidden information").
+appears in the HTML served to a player or a spectator (§18, docs/design.md "Hidden information").
 
 Bob shops a backpack nobody else has (flamethrower, gas launcher, poisoned crossbow is not
 allowed with it, so: flamethrower + gas launcher + 3 C4) and lands far from Alice; his
