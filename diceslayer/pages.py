@@ -25,7 +25,7 @@ from games.models import Match, Seat
 RECENT_EVENTS = 14
 SHARE_URL_NAME = "diceslayer:daily"
 KEYBOARD_HELP = ("Keyboard: press 1–6 to pick a die of that face{opp}; H asks for a hint; "
-                 "S shows the picks that score.")
+                 "S shows the picks that score — while the focus is on the board (Tab to a die).")
 
 
 def names_by_seat(match: Match) -> dict[int, str]:

@@ -132,6 +132,7 @@ def map_drawing(view: Mapping[str, Any], match_config: Mapping[str, Any] | None,
         for z, until in (view["omniscient"].get("gas") or {}).items():
             if until >= view["turn"]:
                 clouds.setdefault(z, []).append("gas")
+    names_by_id = {z["id"]: z["name"] for z in zones}
     out_zones = []
     for z in zones:
         zid = z["id"]
@@ -168,9 +169,12 @@ def map_drawing(view: Mapping[str, Any], match_config: Mapping[str, Any] | None,
             "peopley": round(y + 5.3, 2),
             "states": states, "cls": " ".join(f"z-{s}" for s in states),
             "title": f"{z['name']}: {', '.join([label_state, *extra])}",
+            "state_text": ", ".join([label_state, *extra]),
             "clouds": sorted(set(clouds.get(zid, []))),
             "short": _short(z["name"]),
             "people": (positions or {}).get(zid, []),
+            "neighbours": [names_by_id.get(n, n) for n in z["adjacent"]],
+            "actionable": "reachable" in states or "startable" in states,
         })
     edges = []
     seen = set()
