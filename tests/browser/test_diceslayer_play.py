@@ -75,7 +75,22 @@ def wait_new_board(page, version: str = "") -> None:
         timeout=15000)
 
 
+def focus_in_board(page) -> bool:
+    return page.evaluate("!!(document.activeElement && document.activeElement.closest('#ds-board'))")
+
+
+def tab_into_board(page) -> None:
+    """Shortcuts act only while the focus is on the board (WCAG 2.1.4): Tab there first.
+    After an htmx swap the focus stays on the board (it returns to the control that acted)."""
+    for _ in range(80):
+        if focus_in_board(page):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError("Tab never reached the board")
+
+
 def press_and_wait(page, key: str) -> None:
+    tab_into_board(page)
     version = board_version(page)
     page.keyboard.press(key)
     wait_new_board(page, version)
@@ -95,7 +110,13 @@ def test_solo_daily_to_game_over_with_the_keyboard(live_server, chromium):
     assert "press 1–6 to pick a die of that face" in page.locator("#ds-keys").inner_text()
     assert page.locator("#ds-panel-0 svg.die").count() == 3
 
-    # H: the bot's suggestion with its reason, without leaving the page
+    # single-key shortcuts do nothing while the focus is elsewhere on the page …
+    page.locator("a.brand").focus()
+    page.keyboard.press("h")
+    page.wait_for_timeout(300)
+    assert page.locator("#ds-hint-box").count() == 0
+    # … and act once the keyboard has moved into the board
+    tab_into_board(page)
     url = page.url
     page.keyboard.press("h")
     page.locator("#ds-hint-box").wait_for()
@@ -118,6 +139,7 @@ def test_solo_daily_to_game_over_with_the_keyboard(live_server, chromium):
         else:
             key = page.locator("#ds-panel-0 button[data-key]").first.get_attribute("data-key")
         before = page.locator("#ds-round").inner_text()
+        assert focus_in_board(page), "after a move the focus stays on the board"
         press_and_wait(page, key)
         if page.locator("#ds-over").count() == 0:
             assert int(page.locator("#ds-round").inner_text()) == int(before) + 1
@@ -165,6 +187,7 @@ def play_turn(page) -> None:
     lit die of the opponent's, else presses the first key of their own field (or takes
     from the opponent when their own field is empty)."""
     press_and_wait(page, "s")
+    tab_into_board(page)
     mine = page.locator(".ds-panel.mine button.ds-die.hot")
     theirs = page.locator(".ds-panel:not(.mine) button.ds-die.hot")
     version = board_version(page)
