@@ -88,6 +88,13 @@ class Match(models.Model):
     def is_running(self) -> bool:
         return self.status == self.Status.RUNNING
 
+    def refresh_from_db(self, *args, **kwargs):
+        """Also forget the seats memoised for this request (``games.lib.pages.seat_of``):
+        an action that bumped a seat's version re-renders with the seat as it is now, or
+        its next form would carry the old seat version and be refused as stale."""
+        self.__dict__.pop("_seat_cache", None)
+        super().refresh_from_db(*args, **kwargs)
+
 
 class Seat(models.Model):
     """A user's place in a match. ``number`` is the engine's SeatId, given at start."""

@@ -112,7 +112,11 @@ def check_in_by_keyboard(page) -> None:
     tab_to(page, "#checkin-button")
     with page.expect_response(lambda r: "/checkin/" in r.url and r.request.method == "POST"):
         page.keyboard.press("Enter")
-    page.locator("#my-checkin").wait_for(timeout=10000)
+    try:
+        page.locator("#my-checkin").wait_for(timeout=10000)
+    except Exception:
+        print("PHASE STATUS:", page.locator("#phase-status").inner_text(), page.locator("#messages").inner_text())
+        raise
     # focus stays on the control that acted (now "Withdraw check-in"), not the page top
     assert page.evaluate("document.activeElement.id") == "checkin-button"
 
