@@ -30,7 +30,7 @@ class SignupForm(UserCreationForm):
 
     email = forms.EmailField(required=True, help_text=_("For phase emails and password resets."))
 
-    class Meta(UserCreationForm.Meta):
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]  # django-stubs declare no Meta
         model = get_user_model()
         fields = ("username", "email")
 

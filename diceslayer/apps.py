@@ -15,20 +15,18 @@ class DiceslayerConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from django.urls import reverse_lazy
-
-        from games.registry import register
+        from games.registry import GameHooks, register
 
         from diceslayer import engine
         from diceslayer.forms import order_from_post
         from diceslayer.pages import named
         from diceslayer.services import challenges_expire, default_schedule
 
-        register(engine, board_template="diceslayer/generic_board.html",
-                 order_form_template="diceslayer/generic_order_form.html",
-                 order_from_post=order_from_post, default_schedule=default_schedule,
-                 url_namespace="diceslayer", home_url=reverse_lazy("diceslayer:home"),
-                 email_coalesce=True, name_text=named,
-                 # the embedded server's beat runs it every minute (production: the beat
-                 # entry "diceslayer-challenges-expire" in config/celery.py)
-                 sweeps=(challenges_expire,))
+        register(engine, GameHooks(
+            board_template="diceslayer/generic_board.html",
+            order_form_template="diceslayer/generic_order_form.html",
+            order_from_post=order_from_post, default_schedule=default_schedule,
+            home_url_name="diceslayer:home", email_coalesce=True, name_text=named,
+            # the embedded server's beat runs it every minute (production: the beat
+            # entry "diceslayer-challenges-expire" in config/celery.py)
+            sweeps=(challenges_expire,)))

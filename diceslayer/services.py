@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, Mapping
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
@@ -68,7 +68,7 @@ def versus_schedule(hours: float) -> dict[str, Any]:
     return {"mode": "duration", "hours": hours, "durations": {"normal": int(hours * 3600)}}
 
 
-def default_schedule(config: dict[str, Any]) -> dict[str, Any]:
+def default_schedule(config: Mapping[str, Any]) -> dict[str, Any]:
     """Registry hook: 24 h per versus turn by default (rules §5); solo never has a deadline
     (its phases have timing ``none``)."""
     return versus_schedule(DEFAULT_TURN_HOURS)

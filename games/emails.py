@@ -31,11 +31,11 @@ log = logging.getLogger(__name__)
 
 def match_url(match: Match | None) -> str:
     """The absolute URL (``SITE_URL``) where the reader plays ``match``: the game's own
-    table page when it has one (registry extra ``table_url_name``), else the match page."""
+    table page when it has one (``GameHooks.table_url_name``), else the match page."""
     if match is None:
         return settings.SITE_URL + "/"
     try:
-        name = get_game(match.game).extras.get("table_url_name") or "games:match-detail"
+        name = get_game(match.game).hooks.table_url_name or "games:match-detail"
     except UnknownGame:
         name = "games:match-detail"
     try:
@@ -69,19 +69,19 @@ def _phase_context(n: Notification, zone: str) -> dict[str, Any]:
 
 
 def _game_email(n: Notification, lang: str) -> dict[str, Any]:
-    """A game's own block for the new-phase email (registry extras ``email_context(match,
-    seat, lang) -> dict`` and ``email_template`` / ``email_template_html``, included by the
-    body templates). A failing hook never stops the email."""
+    """A game's own block for the new-phase email (``GameHooks.email_context(match, seat,
+    lang) -> dict`` and ``email_template`` / ``email_template_html``, included by the body
+    templates). A failing hook never stops the email."""
     if n.match is None:
         return {}
     try:
         game = get_game(n.match.game)
     except UnknownGame:
         return {}
-    hook = game.extras.get("email_context")
-    out: dict[str, Any] = {"game_email_txt": game.extras.get("email_template"),
-                           "game_email_html": game.extras.get("email_template_html")}
-    if callable(hook):
+    hook = game.hooks.email_context
+    out: dict[str, Any] = {"game_email_txt": game.hooks.email_template,
+                           "game_email_html": game.hooks.email_template_html}
+    if hook is not None:
         try:
             out.update(hook(n.match, n.payload.get("seat"), lang))
         except Exception:  # noqa: BLE001 - the diary lines still go out

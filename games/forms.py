@@ -127,7 +127,7 @@ class MatchCreateForm(forms.Form):
     def __init__(self, *args: Any, game: registry.GameEntry, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
-        if game.extras.get("schedule_from_settings"):
+        if game.hooks.schedule_from_settings:
             # the game's own settings set its deadlines (Kill Game: 13:00 / 21:30 windows or
             # CHECK mode); an "hours per phase" field would contradict them
             del self.fields["phase_hours"]
@@ -148,16 +148,16 @@ class MatchCreateForm(forms.Form):
         self.defaults = self.effective_defaults()
         for spec in self.schema:
             self.fields[CONFIG_PREFIX + spec.key] = config_field(spec, self.defaults[spec.key])
-        adapt = game.extras.get("match_form_adapt")
-        if callable(adapt):  # a game's own choices (Kill Game: maps from its map table)
+        adapt = game.hooks.match_form_adapt
+        if adapt is not None:  # a game's own choices (Kill Game: maps from its map table)
             adapt(self)
 
     def effective_defaults(self) -> dict[str, Any]:
         """The schema's defaults, overlaid with what the game's ``config_prepare`` fills
         in from its own tables (so the form shows what a match would really get)."""
         out = {s.key: s.default for s in self.schema}
-        prepare = self.game.extras.get("config_prepare")
-        if callable(prepare):
+        prepare = self.game.hooks.config_prepare
+        if prepare is not None:
             try:
                 prepared = dict(prepare({}))
             except RulesError:
@@ -198,8 +198,8 @@ class MatchCreateForm(forms.Form):
             try:
                 # validated as match_create will: the game's config_prepare hook (Kill
                 # Game snapshots its admin-edited map and prices), then validate_config
-                prepare = self.game.extras.get("config_prepare")
-                prepared = dict(prepare(changed)) if callable(prepare) else changed
+                prepare = self.game.hooks.config_prepare
+                prepared = dict(prepare(changed)) if prepare is not None else changed
                 self.game.engine.validate_config(prepared)
             except RulesError as exc:
                 key = CONFIG_PREFIX + exc.field if exc.field and CONFIG_PREFIX + exc.field in self.fields else None

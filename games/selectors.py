@@ -225,7 +225,7 @@ def diary_lines_visible(match: Match, rows: list[DiaryEntry], seat_number: int |
     except UnknownGame:
         entry = None
     engine = entry.engine if entry is not None else None
-    context = entry.extras.get("describe_context") if entry is not None else None
+    context = entry.hooks.describe_context if entry is not None else None
     if "_describe_context" not in match.__dict__:
         match.__dict__["_describe_context"] = dict(context(match)) if callable(context) else {}
     if names is None and engine is not None:  # a person reads names, never placeholders
@@ -236,7 +236,7 @@ def diary_lines_visible(match: Match, rows: list[DiaryEntry], seat_number: int |
     visible = [r for r in rows if r.is_public or (mark is not None and mark in r.audience)]
     texts = described(engine, match, visible, seat_number, lang, names,
                       context=match.__dict__["_describe_context"],
-                      name_text=entry.extras.get("name_text") if entry is not None else None)
+                      name_text=entry.hooks.name_text if entry is not None else None)
     return [DiaryLine(seq=r.seq, turn=r.turn, phase_kind=r.phase_kind, kind=r.kind,
                       text=text, is_public=r.is_public, created_at=r.created_at,
                       phase_id=r.phase_id)
@@ -259,8 +259,8 @@ def diary_for_seat(match: Match, seat_number: int | None, *, since_seq: int = 0,
         entry = None
     engine = entry.engine if entry is not None else None
     extra: dict[str, Any] = {}
-    context = entry.extras.get("describe_context") if entry is not None else None
-    if callable(context):  # what the game's sentences need from the match (Kill Game: zones)
+    context = entry.hooks.describe_context if entry is not None else None
+    if context is not None:  # what the game's sentences need from the match (Kill Game: zones)
         extra.update(context(match))
     if names is None and engine is not None:
         names = seat_names(match)  # a person reads names, never seat placeholders
@@ -274,7 +274,7 @@ def diary_for_seat(match: Match, seat_number: int | None, *, since_seq: int = 0,
         rows = rows.filter(turns)
     rows = list(rows)
     texts = described(engine, match, rows, seat_number, lang, names, context=extra,
-                      name_text=entry.extras.get("name_text") if entry is not None else None)
+                      name_text=entry.hooks.name_text if entry is not None else None)
     return [DiaryLine(seq=r.seq, turn=r.turn, phase_kind=r.phase_kind, kind=r.kind,
                       text=text, is_public=r.is_public, created_at=r.created_at,
                       phase_id=r.phase_id)

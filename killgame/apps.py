@@ -15,19 +15,20 @@ class KillgameConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from games.registry import register
+        from games.registry import GameHooks, register
 
         from killgame import engine, forms, pages, services
 
-        register(engine, board_template=pages.BOARD_TEMPLATE,
-                 order_form_template=pages.ORDER_FORM_TEMPLATE,
-                 order_from_post=pages.order_from_post,
-                 config_prepare=services.config_build,
-                 default_schedule=services.default_schedule, schedule_from_settings=True,
-                 match_form_adapt=forms.adapt_match_form,
-                 describe_context=services.describe_context,
-                 name_text=pages.with_names,
-                 email_template="killgame/email_now.txt",
-                 email_template_html="killgame/email_now.html",
-                 email_context=pages.email_context,
-                 own_diary=True, diary_turn_template=pages.DIARY_TURN_TEMPLATE)
+        register(engine, GameHooks(
+            board_template=pages.BOARD_TEMPLATE,
+            order_form_template=pages.ORDER_FORM_TEMPLATE,
+            order_from_post=pages.order_from_post,
+            config_prepare=services.config_build,
+            default_schedule=services.default_schedule, schedule_from_settings=True,
+            match_form_adapt=forms.adapt_match_form,
+            describe_context=services.describe_context,
+            name_text=pages.with_names,
+            email_template="killgame/email_now.txt",
+            email_template_html="killgame/email_now.html",
+            email_context=pages.email_context,
+            own_diary=True, diary_turn_template=pages.DIARY_TURN_TEMPLATE))

@@ -13,15 +13,16 @@ class SanguoshaConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from games.registry import register
+        from games.registry import GameHooks, register
 
         from sanguosha import engine
         from sanguosha.forms import order_from_post, schedule_for
 
-        register(engine, board_template="sanguosha/board.html",
-                 order_form_template="sanguosha/order_fields.html",
-                 order_from_post=order_from_post, default_schedule=schedule_for,
-                 schedule_from_settings=True,
-                 table_url_name="sanguosha:table",
-                 private_checkin_kinds=frozenset({"ask:negate_window", "ask:rescue"}),
-                 email_coalesce=True, demo_players=4)
+        register(engine, GameHooks(
+            board_template="sanguosha/board.html",
+            order_form_template="sanguosha/order_fields.html",
+            order_from_post=order_from_post, default_schedule=schedule_for,
+            schedule_from_settings=True,
+            table_url_name="sanguosha:table",
+            private_checkin_kinds=frozenset({"ask:negate_window", "ask:rescue"}),
+            email_coalesce=True, demo_players=4))

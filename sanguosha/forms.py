@@ -11,7 +11,7 @@ underscore) say which selections the option takes, so a ticked target never leak
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from django import forms
 from django.http import QueryDict
@@ -170,7 +170,7 @@ class TableCreateForm(forms.Form):
                 "lord_extra_choices": d["lord_extra_choices"], "durations": self.durations()}
 
 
-def schedule_for(config: dict[str, Any]) -> dict[str, Any]:
+def schedule_for(config: Mapping[str, Any]) -> dict[str, Any]:
     """The match schedule for a config: each ask's duration class (setup, play, response,
     window; hours in the config) becomes a framework ``durations`` entry in seconds."""
     hours = dict(DEFAULT_DURATIONS)

@@ -35,12 +35,6 @@ MIN_SEATS = 1
 MAX_SEATS = 2
 
 
-def default_schedule(config: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The framework's schedule hook: versus turns last 24 hours (rules §5, "default 24 h");
-    solo phases have no deadline (``timing="none"``) whatever the schedule says."""
-    return {"mode": "duration", "hours": 24, "durations": {"normal": 24 * 3600}}
-
-
 def validate_order(state: State, seat: int, order: Mapping[str, Any]) -> None:
     """Raise ``InvalidOrder``/``IllegalOrder`` as :func:`submit` would, else return None."""
     check_order(state, seat, parse_order(order))
@@ -91,7 +85,6 @@ def resolve(state: State, seed: str) -> Resolution:
 __all__ = [
     "SLUG", "NAME", "MIN_SEATS", "MAX_SEATS", "IllegalOrder", "InvalidOrder", "State",
     "Variant", "bot_orders", "config_schema", "current_phase", "daily_seed", "default_orders",
-    "default_schedule",
     "describe", "dump", "hint", "load", "omniscient_view", "outcome", "player_view", "resolve",
     "scoring_picks", "setup", "submit", "validate_config", "validate_order",
 ]

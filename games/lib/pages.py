@@ -3,7 +3,7 @@ match, the lobby lists with "your move" markers in a fixed number of queries, th
 page context (built only from the player view and the seat's diary rows), and turning a
 posted order form into an order payload through the game's registry hooks.
 
-Game pages plug in through ``games.registry.register(engine, **extras)``:
+Game pages plug in through the hooks of ``games.registry.register(engine, GameHooks(...))``:
 
 - ``board_template``: a template rendered with ``view`` (the player view dict), ``match``,
   ``seat`` and ``phase``;
@@ -93,7 +93,7 @@ def game_or_none(slug: str) -> registry.GameEntry | None:
 
 def has_custom_order_form(slug: str) -> bool:
     game = game_or_none(slug)
-    return bool(game and game.extras.get("order_from_post"))
+    return bool(game and game.hooks.order_from_post)
 
 
 # --- lobby -----------------------------------------------------------------------------
@@ -250,8 +250,8 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
             awaited = seat.number in (phase.awaited or [])
             checked_in = awaited and seat.number in done
     running = match.status == Match.Status.RUNNING
-    extras = game.extras if game else {}
-    if order_form is None and not extras.get("order_from_post"):
+    hooks = game.hooks if game else registry.GameHooks()
+    if order_form is None and hooks.order_from_post is None:
         order_form = OrderForm()
     is_creator = bool(user.is_authenticated and match.created_by_id == user.pk)
     invite_url = None
@@ -271,7 +271,7 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
         "seats": seats, "names": names, "view": view, "diary_groups": diary_by_turn(diary_rows),
         "diary_older": window["older"], "diary_asked": window["asked"], "diary_url": reverse("games:match-diary",
                                                              args=[match.pk]),
-        "own_diary": bool(extras.get("own_diary")),
+        "own_diary": hooks.own_diary,
         "history": history, "counts": counts, "checked_in": checked_in, "awaited": awaited,
         "checkin_rows": rows,
         "can_order": bool(running and phase and seat is not None and awaited and not checked_in),
@@ -286,8 +286,8 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
         "invite_url": invite_url, "outcome": outcome,
         "outcome_winners": [names.get(w, f"seat {w}") for w in (outcome or {}).get("winners", [])],
         "order_form": order_form, "order_error": order_error,
-        "board_template": extras.get("board_template") or GENERIC_BOARD,
-        "order_form_template": extras.get("order_form_template") or GENERIC_ORDER_FORM,
+        "board_template": hooks.board_template or GENERIC_BOARD,
+        "order_form_template": hooks.order_form_template or GENERIC_ORDER_FORM,
         "poll_url": reverse("games:match-poll", args=[match.pk]),
     }
 
@@ -405,22 +405,22 @@ def diary_turn(request: HttpRequest, match: Match, turn: int,
     reader's rows of that turn only (the director reads every row)."""
     seat, director = viewer_of(request, match)
     game = game_or_none(match.game)
-    extras = game.extras if game else {}
+    hooks = game.hooks if game else registry.GameHooks()
     seats = match.seats.filter(removed_at__isnull=True, number__isnull=False).select_related("user")
     names = {s.number: (s.user.get_username() if s.user_id else "bot") for s in seats}
     number = seat.number if seat is not None else None
     rows = diary_lines(request, match, number, director, turns=Q(turn=turn))
-    template = extras.get("diary_turn_template") or "games/fragments/diary_turn.html"
+    template = hooks.diary_turn_template or "games/fragments/diary_turn.html"
     return template, {"match": match, "seat": seat, "director": director, "names": names,
                       "turn": turn, "rows": rows, "part": part, "diary_groups": [(turn, rows)],
                       "diary_url": reverse("games:match-diary", args=[match.pk])}
 
 
 def private_checkin(phase: Phase | str) -> bool:
-    """A phase kind whose awaited set is secret (registry extra ``private_checkin_kinds``,
+    """A phase kind whose awaited set is secret (``GameHooks.private_checkin_kinds``,
     e.g. Sanguosha's Negate window: the count would tell how many hold a Negate)."""
     kind = phase if isinstance(phase, str) else phase.kind
-    return any(kind in g.extras.get("private_checkin_kinds", ()) for g in registry.all_games())
+    return any(kind in g.hooks.private_checkin_kinds for g in registry.all_games())
 
 
 def checkin_summary(phase: Phase, *, done: int | None = None,
@@ -446,7 +446,7 @@ def order_payload_from_post(slug: str, post: QueryDict) -> dict[str, Any]:
     """The order payload from a posted form: the game's ``order_from_post`` hook, else the
     generic JSON field ``order``. Raises :class:`OrderFormInvalid` with a message."""
     game = game_or_none(slug)
-    hook = game.extras.get("order_from_post") if game else None
+    hook = game.hooks.order_from_post if game else None
     if hook is not None:
         try:
             payload = hook(post)

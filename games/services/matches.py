@@ -18,7 +18,7 @@ from accounts.verification import is_verified
 from games import signals
 from games.exceptions import ApplicationError
 from games.models import DirectorAction, Match, Phase, Seat, Snapshot
-from games.registry import UnknownGame, get_game
+from games.registry import GameEntry, UnknownGame, get_game
 from games.rules import RulesError
 from games.services import notifications
 from games.services.phases import phase_open
@@ -36,17 +36,11 @@ BAD_INVITE = "This match is private: you need its invite link."
 NOT_JOINED = "You have no seat in this match."
 
 
-def _default_schedule(entry, config: Mapping[str, Any]) -> dict[str, Any]:
-    """The game's own default schedule (``register(..., default_schedule=dict|callable)``)."""
-    default = entry.extras.get("default_schedule")
-    if callable(default):
-        return dict(default(config))
-    if default:
-        return dict(default)
-    hook = getattr(entry.engine, "default_schedule", None)
-    if callable(hook):
-        return dict(hook(config))
-    return dict(DEFAULT_SCHEDULE)
+def _default_schedule(entry: GameEntry, config: Mapping[str, Any]) -> dict[str, Any]:
+    """The game's own default schedule (the one source: ``GameHooks.default_schedule``),
+    else :data:`DEFAULT_SCHEDULE`."""
+    hook = entry.hooks.default_schedule
+    return dict(hook(config)) if hook is not None else dict(DEFAULT_SCHEDULE)
 
 
 def _log(match: Match, actor, action: str, **details: Any) -> None:
@@ -70,9 +64,9 @@ def match_create(*, game: str, name: str, created_by=None, config: Mapping[str, 
     try:
         raw_config = dict(config or {})
         # a game may fill its config from its own tables first (Kill Game snapshots the
-        # admin-edited map and prices): register(..., config_prepare=callable)
-        prepare = entry.extras.get("config_prepare")
-        if callable(prepare):
+        # admin-edited map and prices): GameHooks.config_prepare
+        prepare = entry.hooks.config_prepare
+        if prepare is not None:
             raw_config = dict(prepare(raw_config))
         full_config = entry.engine.validate_config(raw_config)
     except RulesError as exc:

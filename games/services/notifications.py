@@ -83,9 +83,9 @@ def phase_email_wanted(mode: str, awaited: bool) -> bool:
 
 
 def coalesces(game: str) -> bool:
-    """Ask-based games (registry extra ``email_coalesce``) coalesce "your move" emails."""
+    """Ask-based games (``GameHooks.email_coalesce``) coalesce "your move" emails."""
     try:
-        return bool(get_game(game).extras.get("email_coalesce"))
+        return get_game(game).hooks.email_coalesce
     except UnknownGame:
         return False
 

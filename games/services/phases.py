@@ -30,7 +30,7 @@ from games.lib.transient import is_database_outage, is_transient
 from games.models import (CheckIn, DiaryEntry, DirectorAction, Match, Order, Phase, Seat,
                           Snapshot, SweepHeartbeat)
 from games.registry import get_rules
-from games.rules import RulesError
+from games.rules import Event, RulesError
 from games.selectors import phase_all_checked_in
 from games.services import notifications
 from games.services.diary import diary_rows
@@ -162,7 +162,7 @@ def _resolve_one(*, match: Match, phase: Phase, seats: list[Seat], acted: set[in
     state = engine.load(match.state)
     closing = _Closing(match=match, phase=phase, seats=seats)
     by_number = {s.number: s for s in seats if s.number is not None}
-    events = []
+    events: list[Event] = []
     # 1. awaited seats that did nothing: the engine's default orders (or the bot's)
     for number in phase.awaited:
         seat = by_number.get(number)

@@ -56,8 +56,8 @@ def sweep_forever(interval: float, stop: threading.Event, log) -> None:
                 digests_send()
                 notifications_drain()  # retries, expired leases, coalesced "your move"
                 press_emails_due()
-                for game in registry.all_games():  # a game's own sweeps (register(sweeps=...))
-                    for sweep in game.extras.get("sweeps", ()):
+                for game in registry.all_games():  # a game's own sweeps (GameHooks.sweeps)
+                    for sweep in game.hooks.sweeps:
                         sweep()
         except Exception as exc:  # noqa: BLE001 - the loop must survive anything
             log(f"sweep error: {exc!r}")
@@ -159,7 +159,7 @@ def logins_box(addr: str) -> str:
 def seed_demo(write=print) -> list[Match]:
     """The demo: a director ``admin``/``admin`` and, when there are no matches yet, one
     started match of every registered game seating ``demo1..demoN`` (password ``demo``):
-    N is the game's ``demo_players`` (registry extra; Three Kingdoms Kill: 4), else 3,
+    N is the game's ``demo_players`` (``GameHooks.demo_players``; Three Kingdoms Kill: 4),
     never fewer than its minimum. Returns the matches it created."""
     User = get_user_model()
     if not User.objects.filter(username="admin").exists():
@@ -169,7 +169,7 @@ def seed_demo(write=print) -> list[Match]:
         return []
     created = []
     for entry in registry.all_games():
-        wanted = int(entry.extras.get("demo_players", 3))
+        wanted = entry.hooks.demo_players
         preferred = max(entry.min_seats, min(wanted, entry.max_seats))
         errors = []
         for players in dict.fromkeys([preferred, entry.min_seats]):

@@ -133,6 +133,8 @@ def test_orders_round_trip_through_json():
 
 
 def test_default_schedule_gives_versus_turns_24_hours():
-    sched = engine.default_schedule({"variant": "versus2"})
+    from diceslayer.services import default_schedule  # the GameHooks.default_schedule of the app
+
+    sched = default_schedule({"variant": "versus2"})
     assert sched["durations"]["normal"] == 24 * 3600
     assert engine.current_phase(solo([1, 2])).timing == "none"

@@ -5,6 +5,7 @@ versus 2 is the default and versus 1 is labelled as the prototype it is."""
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import timedelta
 
 import pytest
@@ -193,7 +194,8 @@ def test_the_embedded_server_sweeper_expires_challenges(alice, bob, monkeypatch)
 
     from games import registry
     entry = registry.get_game("diceslayer")
-    monkeypatch.setitem(entry.extras, "sweeps", (once,))
+    monkeypatch.setitem(registry._GAMES, "diceslayer", dataclasses.replace(
+        entry, hooks=dataclasses.replace(entry.hooks, sweeps=(once,))))
     monkeypatch.setattr(run, "close_old_connections", lambda: None)  # the test's transaction
     said: list[str] = []
     run.sweep_forever(0.01, stop, said.append)
@@ -203,4 +205,4 @@ def test_the_embedded_server_sweeper_expires_challenges(alice, bob, monkeypatch)
 
 def test_dice_slayer_registers_the_challenge_sweep():
     from games import registry
-    assert services.challenges_expire in registry.get_game("diceslayer").extras["sweeps"]
+    assert services.challenges_expire in registry.get_game("diceslayer").hooks.sweeps

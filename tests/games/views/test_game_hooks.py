@@ -1,4 +1,4 @@
-"""A game's own board and no-JS order form plug in through the registry extras
+"""A game's own board and no-JS order form plug in through the registry hooks (GameHooks)
 (docs/pages.md): ``board_template``, ``order_form_template`` and ``order_from_post``."""
 
 from __future__ import annotations
@@ -29,8 +29,9 @@ def order_from_post(post) -> dict:
 def hooked(settings):
     settings.TEMPLATES = [{**settings.TEMPLATES[0],
                            "DIRS": [*settings.TEMPLATES[0]["DIRS"], TEMPLATES]}]
-    registry.register(guessgame, board_template="hooks/board.html",
-                      order_form_template="hooks/order.html", order_from_post=order_from_post)
+    registry.register(guessgame, registry.GameHooks(
+        board_template="hooks/board.html", order_form_template="hooks/order.html",
+        order_from_post=order_from_post))
 
 
 def test_board_and_order_form_templates_are_used(hooked, running_match, player_client):
@@ -84,7 +85,7 @@ def test_private_checkin_kinds_hide_the_counts(running_match, player, player_cli
     from games.services.seats import seat_checkin
     from tests.games.views.conftest import seat_of
 
-    registry.register(guessgame, private_checkin_kinds=frozenset({"guess"}))
+    registry.register(guessgame, registry.GameHooks(private_checkin_kinds=frozenset({"guess"})))
     seat_checkin(match=running_match, seat=seat_of(running_match, player))
     text = page_text(player_client.get(detail_url(running_match)))
     assert "checked in" not in text.replace("You are checked in", "")

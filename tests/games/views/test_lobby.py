@@ -210,7 +210,7 @@ def test_config_prepare_defaults_are_shown_and_only_changes_are_sent(player_clie
     def prepare(config):
         return {"rounds": 7, **config}
 
-    registry.register(guessgame, config_prepare=prepare)
+    registry.register(guessgame, registry.GameHooks(config_prepare=prepare))
     html = player_client.get(create_url()).content.decode()
     assert 'name="cfg_rounds" value="7"' in html and "Default: 7." in html
     player_client.post(create_url(), _form(name="kept", cfg_rounds=7))
