@@ -159,7 +159,7 @@ def logins_box(addr: str) -> str:
 def seed_demo(write=print) -> list[Match]:
     """The demo: a director ``admin``/``admin`` and, when there are no matches yet, one
     started match of every registered game seating ``demo1..demoN`` (password ``demo``):
-    N is the game's ``demo_players`` (``GameHooks.demo_players``; Three Kingdoms Kill: 4),
+    N is the game's ``GameHooks.demo_players`` (3; Three Kingdoms Kill: 4),
     never fewer than its minimum. Returns the matches it created."""
     User = get_user_model()
     if not User.objects.filter(username="admin").exists():
