@@ -9,7 +9,8 @@ class PlayersConfig(AppConfig):
         from games import signals
         from games.services import notifications
         from players import receivers
-        from players.away import away_send_veto
+        from games.lib import pages
+        from players.away import away_send_veto, seat_notes
 
         signals.phase_closed.connect(receivers.on_phase_closed,
                                      dispatch_uid="players.phase_closed")
@@ -17,3 +18,5 @@ class PlayersConfig(AppConfig):
                                        dispatch_uid="players.match_finished")
         if away_send_veto not in notifications.SEND_VETOES:
             notifications.SEND_VETOES.append(away_send_veto)
+        if seat_notes not in pages.SEAT_NOTES:
+            pages.SEAT_NOTES.append(seat_notes)

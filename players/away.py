@@ -177,3 +177,27 @@ def away_send_veto(rows, now: datetime) -> dict[int, str]:
         return {}
     away = away_until({r.recipient_id for r in paused}, now=now)
     return {r.pk: "away" for r in paused if r.recipient_id in away}
+
+
+def seat_notes(match: Match, seats) -> list[str]:
+    """``games.lib.pages.SEAT_NOTES`` hook (one query): who is away until when, and which
+    seats are marked absent, for everyone reading a running match's page."""
+    from django.db.models import Q
+    from django.utils import formats, timezone
+
+    now = timezone_now()
+    rows = (Seat.objects.filter(match=match, number__isnull=False, removed_at__isnull=True)
+            .filter(Q(user__away_periods__starts_at__lte=now, user__away_periods__ends_at__gt=now)
+                    | Q(record__absent_since__isnull=False))
+            .values_list("number", "user__username", "user__away_periods__ends_at",
+                         "record__absent_since")
+            .order_by("number"))
+    notes: dict[int, str] = {}
+    for number, name, away_end, absent in rows:
+        who = name or "bot"
+        if away_end is not None and away_end > now:
+            when = formats.date_format(timezone.localtime(away_end), "D j M, H:i")
+            notes[number] = f"{who} is away until {when}"
+        elif absent is not None and number not in notes:
+            notes[number] = f"{who} is absent (missed several phases in a row)"
+    return [notes[n] for n in sorted(notes)]

@@ -19,7 +19,7 @@ See docs/pages.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from django import forms
 from django.contrib.auth import SESSION_KEY
@@ -43,6 +43,12 @@ DIARY_PARAM = "diary"
 #: running matches spent most of its time decoding them)
 LIST_DEFERRED = ("state", "config")
 ORDER_FORM_INVALID = _("This order form is not valid.")
+
+
+#: Apps beside the framework annotate the seats of a running match (the players app: "away
+#: until …", "absent"): each hook takes (match, seats) and returns notes to show under the
+#: players, one string each. ``games`` imports none of them.
+SEAT_NOTES: list[Callable[[Match, list[Seat]], list[str]]] = []
 
 
 class OrderFormInvalid(Exception):
@@ -265,8 +271,9 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
             admin_url = reverse("admin:games_match_change", args=[match.pk])
         except NoReverseMatch:
             admin_url = None
+    seat_notes = [note for hook in SEAT_NOTES for note in hook(match, seats)] if running else []
     return {
-        "admin_url": admin_url,
+        "admin_url": admin_url, "seat_notes": seat_notes,
         "match": match, "game": game, "seat": seat, "director": director, "phase": phase,
         "seats": seats, "names": names, "view": view, "diary_groups": diary_by_turn(diary_rows),
         "diary_older": window["older"], "diary_asked": window["asked"], "diary_url": reverse("games:match-diary",

@@ -209,3 +209,14 @@ def test_no_your_move_email_while_away_and_they_resume_after():
     mail.outbox.clear()
     close_at(now + timedelta(days=3))  # back home: the emails resume
     assert away_user.email in [m.to[0] for m in mail.outbox]
+
+
+def test_others_see_away_until_and_absent_beside_the_names(client):
+    match, seats = _absent_match(players=3)
+    now = datetime.now(timezone.utc)
+    Away.objects.create(user=seats[0].user, starts_at=now - timedelta(hours=1),
+                        ends_at=now + timedelta(days=2))
+    client.force_login(seats[1].user)
+    body = client.get(f"/m/{match.pk}/").content.decode()
+    assert f"{seats[0].user.username} is away until" in body
+    assert f"{seats[2].user.username} is absent" in body
