@@ -7,6 +7,7 @@ the map and prices into the config (``killgame.services.config_build``)."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from django import forms
@@ -15,7 +16,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from games.exceptions import ApplicationError
-from games.forms import config_field
+from games.forms import MatchCreateForm, config_field
 from games.models import DirectorAction, Match
 from games.rules import InvalidConfig
 from games.services.matches import match_create
@@ -162,7 +163,9 @@ class _KillGameMatchFormBase(forms.ModelForm):
 #: the form class with one declared field per §3 setting (the admin needs them declared)
 KillGameMatchForm = type(_KillGameMatchFormBase)(
     "KillGameMatchForm", (_KillGameMatchFormBase,),
-    {"__module__": __name__, **{PREFIX + spec.key: config_field(spec) for spec in _schema()}})
+    {"__module__": __name__, **{PREFIX + spec.key: config_field(spec) for spec in _schema()},
+     # the lobby's "Messages between players", the same field (issue #10: one form)
+     "press": copy.deepcopy(MatchCreateForm.base_fields["press"])})
 
 
 @admin.register(KillGameMatch)
@@ -179,7 +182,8 @@ class KillGameMatchAdmin(admin.ModelAdmin):
         schema = _schema()
         groups = {
             "Players and map": ["name", "min_players", "max_players", "cfg_map", "cfg_mode",
-                                "cfg_team_count", "is_private", "starts_at", "bots_enabled"],
+                                "cfg_team_count", "is_private", "starts_at", "bots_enabled",
+                                "press"],
             "Schedule": ["cfg_check_enabled", "early_close", "timezone", "cfg_tactical_opens_at",
                          "cfg_action_opens_at"],
         }
@@ -226,6 +230,10 @@ class KillGameMatchAdmin(admin.ModelAdmin):
         except ApplicationError as exc:
             messages.error(request, exc.message)
             raise
+        if data.get("press"):
+            from press.services import press_settings_set
+
+            press_settings_set(match=created, rules=data["press"])
         obj.pk = created.pk
         obj.refresh_from_db()
         DirectorAction.objects.create(match=created, actor=request.user, action="create",

@@ -112,7 +112,8 @@ def _non_default(spec: Any) -> Any:
 def _post_every_setting() -> tuple[dict[str, str], dict[str, Any]]:
     data = {"name": "Every setting", "min_players": "7", "max_players": "12",
             "timezone": "America/New_York", "is_private": "on", "bots_enabled": "on",
-            "starts_at": "2099-05-01T10:00"}  # early_close unticked: on by default
+            "starts_at": "2099-05-01T10:00",  # early_close unticked: on by default
+            "press": "public"}
     expected: dict[str, Any] = {"min_players": 7, "max_players": 12,
                                 "timezone": "America/New_York"}
     for spec in engine.config_schema():
@@ -140,6 +141,8 @@ def _assert_every_setting_reached(match: Match, expected: dict[str, Any]) -> Non
     assert match.timezone == "America/New_York"
     assert match.is_private and match.bots_enabled and not match.early_close
     assert match.starts_at is not None and match.starts_at.year == 2099
+    from press.models import MatchPress
+    assert MatchPress.objects.get(match=match).rules == "public"
     assert match.schedule["windows"] == {"tactical": "12:15", "action": "20:45"}
 
 
