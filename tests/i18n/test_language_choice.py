@@ -58,3 +58,36 @@ def test_the_profile_form_offers_every_language():
     from accounts.models import Profile
 
     assert [c for c, _ in Profile._meta.get_field("language").choices] == ["en", "it", "ja", "es"]
+
+
+@pytest.mark.parametrize("header,words", [
+    ("it", ["Gioca a fasi con scadenza", "Accedi", "Registrati", "Vai al contenuto"]),
+    ("ja", ["時間制のフェーズで遊ぶゲーム", "ログイン", "新規登録", "本文へ移動"]),
+    ("es", ["Juega por fases con plazo", "Entrar", "Registrarse", "Saltar al contenido"]),
+])
+def test_the_home_page_speaks_the_browsers_language(header, words):
+    page = Client(HTTP_ACCEPT_LANGUAGE=header).get("/").content.decode()
+    for word in words:
+        assert word in page, (header, word)
+    assert "Play games in timed phases" not in page
+
+
+def test_an_email_is_written_in_its_readers_language():
+    from games import emails
+    from games.models import Notification
+
+    reader = make_user("hanako")
+    reader.profile.language = "ja"
+    reader.profile.save()
+    other = make_user("pablo")
+    other.profile.language = "es"
+    other.profile.save()
+    payload = {"subject": "s", "message": "m", "admin_url": "/admin/"}
+    ja = emails.build(Notification.objects.create(recipient=reader, kind="director",
+                                                  payload=payload))
+    es = emails.build(Notification.objects.create(recipient=other, kind="director",
+                                                  payload=payload))
+    assert "管理画面で開く" in ja.body and "ワンクリックでこれらのメールを停止" in ja.body
+    assert "管理画面で開く" in ja.alternatives[0][0]
+    assert "Ábrelo en la administración" in es.body
+    assert "Open it in the admin" not in ja.body + es.body
