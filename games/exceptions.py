@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 
 class ApplicationError(Exception):
     """A request the rules or the match's status refuse. Nothing was changed.
@@ -14,7 +16,9 @@ class ApplicationError(Exception):
     def __init__(self, message: str, *, code: str = "INVALID", status: int = 400,
                  field: str | None = None, details: dict[str, Any] | None = None) -> None:
         super().__init__(message)
-        self.message = message
+        # in the active language (the requester's) when the text is in the catalogues:
+        # services mark their fixed refusals with gettext_noop
+        self.message = gettext(message) if message else message
         self.code = code
         self.status = status
         self.field = field

@@ -13,6 +13,7 @@ from typing import Any, Mapping
 from django.db import transaction
 from django.db.models import F
 from django.utils.timezone import now as timezone_now
+from django.utils.translation import gettext_noop
 
 from accounts.verification import is_verified
 from games import signals
@@ -27,13 +28,13 @@ from games.services.schedule import ScheduleError, validate_schedule
 log = logging.getLogger(__name__)
 
 DEFAULT_SCHEDULE = {"mode": "duration", "hours": 24}
-MATCH_NOT_FORMING = "The match is no longer taking players."
-MATCH_FULL = "The match is full."
-ALREADY_JOINED = "You already have a seat in this match."
+MATCH_NOT_FORMING = gettext_noop("The match is no longer taking players.")
+MATCH_FULL = gettext_noop("The match is full.")
+ALREADY_JOINED = gettext_noop("You already have a seat in this match.")
 EMAIL_UNVERIFIED = ("Confirm your email address first: follow the link we emailed you (your "
                     "profile page sends it again).")
-BAD_INVITE = "This match is private: you need its invite link."
-NOT_JOINED = "You have no seat in this match."
+BAD_INVITE = gettext_noop("This match is private: you need its invite link.")
+NOT_JOINED = gettext_noop("You have no seat in this match.")
 
 
 def _default_schedule(entry: GameEntry, config: Mapping[str, Any]) -> dict[str, Any]:

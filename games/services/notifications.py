@@ -40,6 +40,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils.timezone import now as timezone_now
+from django.utils.translation import gettext_noop
 
 from accounts.models import Profile
 from accounts.profiles import profile_for
@@ -59,7 +60,7 @@ PHASE_KINDS = {K.NEW_PHASE, K.YOUR_TURN, K.DIGEST}
 MATCH_EVENT_KINDS = {K.MATCH_STARTED, K.MATCH_FINISHED, K.START_OVERDUE}
 DIGEST_LOCAL_HOUR = 7
 
-UNSUBSCRIBE_BAD_TOKEN = "This unsubscribe link is not valid."
+UNSUBSCRIBE_BAD_TOKEN = gettext_noop("This unsubscribe link is not valid.")
 
 
 MODE = Profile.EmailMode
@@ -116,7 +117,7 @@ def wants(user, kind: str, *, seat: Seat | None = None, awaited: bool | None = N
     return True
 
 
-EMAIL_MODE_INVALID = "Choose one of the email options shown."
+EMAIL_MODE_INVALID = gettext_noop("Choose one of the email options shown.")
 
 
 def seat_email_mode_set(*, seat: Seat, mode: str) -> Seat:

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.timezone import now as timezone_now
+from django.utils.translation import gettext_noop
 
 from games.exceptions import ApplicationError
 from games.models import CheckIn, Match, Order, Seat
@@ -20,8 +21,8 @@ from games.services.versions import STALE_VERSION, change_audience, require_fres
 from games.services.seats import (NOT_AWAITED, checkin_locked, phase_all_checked_in,
                                   phase_mark_ready, require_open_phase, require_seat)
 
-ORDER_NOT_OBJECT = "An order must be a JSON object."
-ALREADY_CHECKED = "You already checked in: your orders are locked for this phase."
+ORDER_NOT_OBJECT = gettext_noop("An order must be a JSON object.")
+ALREADY_CHECKED = gettext_noop("You already checked in: your orders are locked for this phase.")
 
 
 def rules_error_to_application(exc: RulesError) -> ApplicationError:

@@ -21,6 +21,7 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Max
 from django.utils.timezone import now as timezone_now
+from django.utils.translation import gettext_noop
 
 from games import signals
 from games.exceptions import ApplicationError
@@ -39,8 +40,8 @@ from games.services.seats import phase_mark_ready
 
 log = logging.getLogger(__name__)
 
-PHASE_NOT_OPEN = "This phase is already closed."
-PHASE_NO_DEADLINE = "This phase has no deadline to extend."
+PHASE_NOT_OPEN = gettext_noop("This phase is already closed.")
+PHASE_NO_DEADLINE = gettext_noop("This phase has no deadline to extend.")
 EXTEND_RANGE = "Extend by 1 to {max} hours."
 
 

@@ -12,6 +12,7 @@ from datetime import datetime
 
 from django.db import transaction
 from django.utils.timezone import now as timezone_now
+from django.utils.translation import gettext_noop
 
 from games.exceptions import ApplicationError
 from games.lib.oncommit import enqueue_on_commit
@@ -22,16 +23,16 @@ from games.selectors import phase_all_checked_in as phase_all_checked_in
 from games.selectors import seat_is_checked_in as seat_is_checked_in
 from games.services.notifications import seat_nags_schedule
 
-NOT_YOUR_SEAT = "You have no seat in this match."
-NOT_AWAITED = "You have nothing to do in this phase."
-CHECKIN_FINAL = "A check-in in this phase cannot be withdrawn."
-NOT_CHECKED_IN = "You have not checked in."
-MATCH_PAUSED = "The match is paused."
-MATCH_OVER = "The match is over."
-MATCH_NOT_STARTED = "The match has not started yet."
-NO_OPEN_PHASE = "There is no open phase."
-STALE_PHASE = "The phase has changed since you loaded the page; reload and try again."
-PHASE_QUARANTINED = "This phase is waiting for the director."
+NOT_YOUR_SEAT = gettext_noop("You have no seat in this match.")
+NOT_AWAITED = gettext_noop("You have nothing to do in this phase.")
+CHECKIN_FINAL = gettext_noop("A check-in in this phase cannot be withdrawn.")
+NOT_CHECKED_IN = gettext_noop("You have not checked in.")
+MATCH_PAUSED = gettext_noop("The match is paused.")
+MATCH_OVER = gettext_noop("The match is over.")
+MATCH_NOT_STARTED = gettext_noop("The match has not started yet.")
+NO_OPEN_PHASE = gettext_noop("There is no open phase.")
+STALE_PHASE = gettext_noop("The phase has changed since you loaded the page; reload and try again.")
+PHASE_QUARANTINED = gettext_noop("This phase is waiting for the director.")
 
 
 def phase_mark_ready(phase: Phase, *, now: datetime | None = None) -> None:
