@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from importlib.util import find_spec
+
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
@@ -19,4 +21,6 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("press.urls")),
 ]
-urlpatterns += [path(f"{app}/", include(f"{app}.urls")) for app in settings.GAME_APPS]
+# A game's own screens (optional: a game whose pages are all the framework's has no urls.py)
+urlpatterns += [path(f"{app}/", include(f"{app}.urls")) for app in settings.GAME_APPS
+                if find_spec(f"{app}.urls") is not None]
