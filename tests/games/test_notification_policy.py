@@ -30,7 +30,7 @@ CURRENT_TIME = datetime(2026, 7, 1, 10, 0, tzinfo=timezone.utc)
 @pytest.fixture
 def coalescing_guess():
     """The guess game registered as an ask-based game (``email_coalesce``)."""
-    registry.register(guessgame, email_coalesce=True)
+    registry.register(guessgame, registry.GameHooks(email_coalesce=True))
     yield
     registry.register(guessgame)
 
