@@ -12,7 +12,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.contrib.sessions.backends.cached_db import SessionStore as CachedDBStore
+from django.core.cache import caches
 
 log = logging.getLogger("django.contrib.sessions")
 
@@ -58,4 +60,4 @@ class _TolerantCache:
 class SessionStore(CachedDBStore):
     def __init__(self, session_key: str | None = None) -> None:
         super().__init__(session_key)
-        self._cache = _TolerantCache(self._cache)
+        self._cache: Any = _TolerantCache(caches[settings.SESSION_CACHE_ALIAS])

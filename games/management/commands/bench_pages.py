@@ -307,15 +307,15 @@ class Command(BaseCommand):
         return reader
 
     def _sanguosha(self, players: int):
+        from games import registry
         from games.services.matches import match_create, match_join, match_start
-        from sanguosha import engine
-        from sanguosha.forms import schedule_for
 
+        game = registry.get_game("sanguosha")  # games/ reaches a game only through the registry
         users = self._users("sgs_", players)
-        cfg = engine.validate_config({})
-        match = match_create(game="sanguosha", name="Table of ten", created_by=users[0],
+        cfg = game.engine.validate_config({})
+        match = match_create(game=game.slug, name="Table of ten", created_by=users[0],
                              config=cfg, min_players=4, max_players=10,
-                             schedule=schedule_for(cfg), bots_enabled=True)
+                             schedule=game.extras["default_schedule"](cfg), bots_enabled=True)
         for user in users:
             match_join(match=match, user=user, invite_code=match.invite_code)
         match_start(match=match, actor=users[0])
@@ -325,12 +325,21 @@ class Command(BaseCommand):
         return match, users[0]
 
     def _diceslayer(self):
-        from diceslayer import services
+        """A two-player versus game (what an accepted challenge starts), through the
+        framework's services; the bot plays each turn at its deadline."""
+        from games import registry
+        from games.services.matches import match_create, match_join, match_start
 
+        game = registry.get_game("diceslayer")
         a, b = self._users("ds_", 2)
-        match = services.versus_create(challenger=a, opponent=b, bots_enabled=True)
-        if match.status == match.Status.FORMING and hasattr(services, "challenge_accept"):
-            match = services.challenge_accept(match=match, user=b)  # the challenged accepts
+        cfg = {"variant": "versus2", "target_score": 0}
+        match = match_create(game=game.slug, name="ds_0 vs ds_1", created_by=a, config=cfg,
+                             min_players=2, max_players=2, is_private=True,
+                             schedule=game.extras["default_schedule"](cfg), bots_enabled=True)
+        for user in (a, b):
+            match_join(match=match, user=user, invite_code=match.invite_code)
+        match_start(match=match, actor=a)
+        match.refresh_from_db()
         for _ in range(12):
             if match.status != match.Status.RUNNING or not self._close_open(match):
                 break
