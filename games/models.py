@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.timezone import now as timezone_now
+from django.utils.translation import gettext_lazy as _
 
 
 def new_seed() -> str:
@@ -29,11 +30,11 @@ class Match(models.Model):
     """One match of one registered game, from forming to finished."""
 
     class Status(models.TextChoices):
-        FORMING = "forming", "Forming"
-        RUNNING = "running", "Running"
-        PAUSED = "paused", "Paused"
-        FINISHED = "finished", "Finished"
-        CANCELLED = "cancelled", "Cancelled"
+        FORMING = "forming", _("Forming")
+        RUNNING = "running", _("Running")
+        PAUSED = "paused", _("Paused")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
 
     game = models.CharField(max_length=32, db_index=True, help_text="Registry slug.")
     name = models.CharField(max_length=100)
