@@ -205,9 +205,10 @@ def _short(name: str) -> list[str]:
 # --- the board ---------------------------------------------------------------------------
 
 def board(view: Mapping[str, Any] | None, match_config: Mapping[str, Any] | None,
-          names: Mapping[int, str], lang: str = "en") -> dict[str, Any]:
+          names: Mapping[int, str], lang: str = "en", *, draw: bool = True) -> dict[str, Any]:
     """Everything the board and order templates show, from ``view`` only (the director's
-    omniscient view is drawn as the spectator map with everybody's position)."""
+    omniscient view is drawn as the spectator map with everybody's position).
+    ``draw=False`` (the email) leaves out the SVG map, the costly part."""
     if not view:
         return {}
     positions = None
@@ -215,7 +216,7 @@ def board(view: Mapping[str, Any] | None, match_config: Mapping[str, Any] | None
         view, positions = director_view(view, names)
     me = view.get("me")
     out: dict[str, Any] = {
-        "map": map_drawing(view, match_config, positions=positions),
+        "map": map_drawing(view, match_config, positions=positions) if draw else None,
         "turn": view["turn"], "phase": view["phase"],
         "over": view["over"], "living": view["living_count"],
         "double_damage": view.get("double_damage"), "mode": view["mode"],
@@ -592,7 +593,7 @@ def now_lines(view: Mapping[str, Any] | None, names: Mapping[int, str],
         return ["You are watching: the public feed and the map are on the match page."]
     if not me.get("alive"):
         return ["You are dead: you can still watch the match."]
-    kg = board(view, None, names, lang)
+    kg = board(view, None, names, lang, draw=False)
     f = kg["forms"]
     out = []
     if view["phase"] == "tactical" and view["turn"] == 1:
@@ -648,7 +649,11 @@ def email_context(match: Any, seat_number: int | None, lang: str = "en") -> dict
             match=match, number__isnull=False).select_related("user")}
         memo["state"] = selectors.player_view_state(match)
     seats = memo["seats"]
-    names = {n: (s.user.get_username() if s.user_id else "bot") for n, s in seats.items()}
     number = seat_number if seat_number in seats else None
-    view = selectors.player_view_from_state(match, memo["state"], number)
-    return {"now_lines": now_lines(view, names, lang)}
+    # one seat's lines are the same for each of its emails in the batch (same state,
+    # same view): built once per (seat, language), never shared between seats
+    if ("lines", number, lang) not in memo:
+        names = {n: (s.user.get_username() if s.user_id else "bot") for n, s in seats.items()}
+        view = selectors.player_view_from_state(match, memo["state"], number)
+        memo[("lines", number, lang)] = now_lines(view, names, lang)
+    return {"now_lines": list(memo[("lines", number, lang)])}
