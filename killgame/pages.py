@@ -18,6 +18,7 @@ import re
 from typing import Any, Mapping
 
 from django.http import QueryDict
+from django.utils.translation import gettext as _
 
 from killgame.engine import catalogue as cat
 from killgame.engine.describe import ITEM_NAMES
@@ -150,17 +151,17 @@ def map_drawing(view: Mapping[str, Any], match_config: Mapping[str, Any] | None,
             states.append("closing-next")
         if zid == mp["central"]:
             states.append("central")
-        label_state = {"closed": "closed", "closed-here": "closed, you are inside: leave now",
-                       "here": "you are here", "active": "open"}[states[0]]
+        label_state = {"closed": _("closed"), "closed-here": _("closed, you are inside: leave now"),
+                       "here": _("you are here"), "active": _("open")}[states[0]]
         extra = []
         if "reachable" in states:
-            extra.append("you can move here")
+            extra.append(_("you can move here"))
         if "closing-next" in states:
-            extra.append("closes next")
+            extra.append(_("closes next"))
         if "central" in states:
-            extra.append("central zone")
+            extra.append(_("central zone"))
         for cl in clouds.get(zid, []):
-            extra.append("smoke" if cl == "smoke" else "gas")
+            extra.append(_("smoke") if cl == "smoke" else _("gas"))
         out_zones.append({
             "id": zid, "name": z["name"], "gloss": z.get("gloss", ""), "x": x, "y": y,
             "bx": round(x - 8.5, 2), "by": round(y - 7, 2), "youx": round(x - 6, 2),

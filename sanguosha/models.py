@@ -9,19 +9,20 @@ from __future__ import annotations
 
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 
 class CardType(models.Model):
     """One of the 32 card names of rules §1.2 (Kill, Dodge, ...), with its rules text."""
 
     class Kind(models.TextChoices):
-        BASIC = "basic", "Basic"
-        TRICK = "trick", "Trick"
-        DELAYED = "delayed", "Delayed trick"
-        WEAPON = "weapon", "Weapon"
-        ARMOR = "armor", "Armor"
-        PLUS_HORSE = "plus_horse", "+1 horse"
-        MINUS_HORSE = "minus_horse", "−1 horse"
+        BASIC = "basic", _("Basic")
+        TRICK = "trick", _("Trick")
+        DELAYED = "delayed", _("Delayed trick")
+        WEAPON = "weapon", _("Weapon")
+        ARMOR = "armor", _("Armor")
+        PLUS_HORSE = "plus_horse", _("+1 horse")
+        MINUS_HORSE = "minus_horse", _("−1 horse")
 
     slug = models.SlugField(max_length=40, unique=True, help_text="The engine's card id.")
     name_en = models.CharField("English name", max_length=60)
