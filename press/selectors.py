@@ -7,8 +7,10 @@ Every read goes through ``access.readable_q``. Unread counts are counters in the
 
 from __future__ import annotations
 
+import functools
+import logging
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, TypeVar
 
 from django.core.cache import cache
 from django.db.models import Q, Subquery
@@ -116,6 +118,25 @@ def rows_for(reader: access.Reader, messages: Iterable[Message]) -> list[Row]:
 # counter back to zero. The nav reads one key and the lobby one key per listed match, so
 # they cost no query. A lost cache forgets counts (they restart at zero), never content.
 
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+def _cache_safe(default: Any) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """A cache outage (Redis down) costs the unread counts, never the page: the call
+    answers ``default`` and logs."""
+    def wrap(fn: Callable[..., T]) -> Callable[..., T]:
+        @functools.wraps(fn)
+        def safe(*args: Any, **kwargs: Any) -> T:
+            try:
+                return fn(*args, **kwargs)
+            except Exception:  # noqa: BLE001 - redis.ConnectionError and kin
+                log.warning("press unread counts: cache unavailable in %s", fn.__name__)
+                return default() if callable(default) else default
+        return safe
+    return wrap
+
+
 def _total_key(user_id: int) -> str:
     return f"press:unread:{user_id}"
 
@@ -124,12 +145,14 @@ def _match_key(user_id: int, match_id: int) -> str:
     return f"press:unread:{user_id}:{match_id}"
 
 
+@_cache_safe(0)
 def unread_total(user: Any) -> int:
     if not getattr(user, "is_authenticated", False):
         return 0
     return max(0, int(cache.get(_total_key(user.pk)) or 0))
 
 
+@_cache_safe(dict)
 def unread_counts(user: Any, match_ids: Iterable[int]) -> dict[int, int]:
     """{match id: unread messages} for the given matches of ``user`` (0s left out)."""
     if not getattr(user, "is_authenticated", False):
@@ -144,6 +167,7 @@ def unread_counts(user: Any, match_ids: Iterable[int]) -> dict[int, int]:
     return out
 
 
+@_cache_safe(None)
 def _incr(key: str) -> None:
     cache.add(key, 0, timeout=None)
     try:
@@ -170,6 +194,7 @@ def unread_add(message: Message, *, seats: list[Seat],
     return user_ids
 
 
+@_cache_safe(0)
 def unread_clear(*, user: Any, match_id: int) -> int:
     """The reader has seen this match's messages: its counter back to zero."""
     key = _match_key(user.pk, match_id)
