@@ -315,7 +315,7 @@ class Command(BaseCommand):
         cfg = game.engine.validate_config({})
         match = match_create(game=game.slug, name="Table of ten", created_by=users[0],
                              config=cfg, min_players=4, max_players=10,
-                             schedule=game.extras["default_schedule"](cfg), bots_enabled=True)
+                             schedule=game.hooks.default_schedule(cfg), bots_enabled=True)
         for user in users:
             match_join(match=match, user=user, invite_code=match.invite_code)
         match_start(match=match, actor=users[0])
@@ -335,7 +335,7 @@ class Command(BaseCommand):
         cfg = {"variant": "versus2", "target_score": 0}
         match = match_create(game=game.slug, name="ds_0 vs ds_1", created_by=a, config=cfg,
                              min_players=2, max_players=2, is_private=True,
-                             schedule=game.extras["default_schedule"](cfg), bots_enabled=True)
+                             schedule=game.hooks.default_schedule(cfg), bots_enabled=True)
         for user in (a, b):
             match_join(match=match, user=user, invite_code=match.invite_code)
         match_start(match=match, actor=a)
