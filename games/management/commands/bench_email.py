@@ -7,7 +7,8 @@ Steps:
    ``redis-server`` of its own on a spare port (nothing shared is flushed), a PostgreSQL
    database of its own (``pbw_email_<pid>_bench`` on the configured server, dropped at the
    end), Celery not eager.
-2. Inside: migrate; start an SMTP server (aiosmtpd) on a spare loopback port; point
+2. Inside: migrate; start the SMTP server (aiosmtpd, ``--smtp-processes`` processes of
+   its own sharing one spare loopback port, counting Message-IDs only); point
    ``EMAIL_URL`` at it; create a running match through the services and ``--emails``
    outbox rows (new-phase emails to its players, rendered with the diary like real ones).
 3. Start ``--workers`` Celery workers on the ``mail`` queue; wait for their ping.
@@ -15,7 +16,8 @@ Steps:
    ``EMAIL_BATCH_SIZE`` ids) and wait until the server has them all (or ``--timeout``).
 5. Print ``{"emails", "sent", "lost", "duplicates", "seconds", "per_s"}`` and more:
    ``sent`` = rows marked sent, ``lost`` = rows the server never received, ``duplicates``
-   = extra copies received (counted by Message-ID), ``seconds`` = queueing → last arrival.
+   = extra copies received (counted by Message-ID), ``seconds`` = queueing → last arrival,
+   and the CPU per email of the workers and of the SMTP server.
 """
 
 from __future__ import annotations
@@ -86,21 +88,89 @@ def stop_process(proc: subprocess.Popen) -> None:
 
 
 class Sink:
-    """The SMTP server's handler: counts every message by its Message-ID."""
+    """Counts what the SMTP server processes received, by Message-ID.
+
+    The server itself runs in ``--smtp-processes`` processes of its own (``serve_sink``;
+    a deployment's SMTP server is not its web or worker processes either), all bound to
+    one port with ``SO_REUSEPORT``; each writes one line per accepted message to its
+    stdout, read here by one thread per process."""
 
     def __init__(self) -> None:
         self.ids: Counter[bytes] = Counter()
         self.received = 0
         self.last_at = 0.0
+        self.cpu_seconds = 0.0
         self.lock = threading.Lock()
 
+    def follow(self, stream) -> threading.Thread:
+        def read() -> None:
+            for line in stream:
+                if line.startswith(b"CPU "):
+                    with self.lock:
+                        self.cpu_seconds += float(line.split()[1])
+                    continue
+                with self.lock:
+                    self.ids[line.rstrip(b"\n")] += 1
+                    self.received += 1
+                    self.last_at = time.monotonic()
+        thread = threading.Thread(target=read, daemon=True)
+        thread.start()
+        return thread
+
+
+class CountingHandler:
+    """aiosmtpd handler of one sink process: find the Message-ID in the headers, report
+    it, accept. No parsing beyond that (the server's CPU is not what is measured)."""
+
+    def __init__(self, out) -> None:
+        self.out = out
+
     async def handle_DATA(self, server, session, envelope):
-        found = MESSAGE_ID.search(envelope.original_content or envelope.content)
-        with self.lock:
-            self.ids[found.group(1) if found else b"?"] += 1
-            self.received += 1
-            self.last_at = time.monotonic()
+        content = envelope.original_content or envelope.content
+        end = content.find(b"\r\n\r\n")
+        found = MESSAGE_ID.search(content, 0, end if end >= 0 else len(content))
+        self.out.write((found.group(1) if found else b"?") + b"\n")
+        self.out.flush()
         return "250 OK"
+
+
+def serve_sink(port: int) -> None:
+    """One SMTP server process (``python -c``): aiosmtpd on 127.0.0.1:``port`` with
+    ``SO_REUSEPORT``; on SIGTERM it prints its CPU seconds and exits."""
+    import asyncio
+
+    from aiosmtpd.smtp import SMTP
+
+    out = sys.stdout.buffer
+    handler = CountingHandler(out)
+    loop = asyncio.new_event_loop()
+
+    def stop(*_args) -> None:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        out.write(f"CPU {usage.ru_utime + usage.ru_stime:.3f}\n".encode())
+        out.flush()
+        os._exit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    loop.run_until_complete(loop.create_server(
+        lambda: SMTP(handler, hostname="localhost"), host="127.0.0.1", port=port,
+        reuse_port=True))
+    out.write(b"READY\n")
+    out.flush()
+    loop.run_forever()
+
+
+def start_sinks(count: int, port: int, sink: Sink) -> list[subprocess.Popen]:
+    procs = []
+    code = f"from games.management.commands.bench_email import serve_sink; serve_sink({port})"
+    for _ in range(count):
+        proc = subprocess.Popen([sys.executable, "-c", code], cwd=settings.BASE_DIR,
+                                stdout=subprocess.PIPE, start_new_session=True)
+        if proc.stdout.readline() != b"READY\n":
+            raise CommandError("the SMTP sink did not start")
+        sink.follow(proc.stdout)
+        procs.append(proc)
+    return procs
 
 
 def database_url_for(base: str, name: str) -> tuple[str, str]:
@@ -117,6 +187,8 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print only the JSON result")
         parser.add_argument("--workers", type=int, default=2)
         parser.add_argument("--concurrency", type=int, default=1, help="processes per worker")
+        parser.add_argument("--smtp-processes", type=int, default=2,
+                            help="SMTP server processes (one port, SO_REUSEPORT)")
         parser.add_argument("--players", type=int, default=12)
         parser.add_argument("--timeout", type=float, default=600.0,
                             help="give up waiting for the server to receive everything")
@@ -157,7 +229,8 @@ class Command(BaseCommand):
             env.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
             argv = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), "bench_email",
                     "--emails", str(opts["emails"]), "--workers", str(opts["workers"]),
-                    "--concurrency", str(opts["concurrency"]), "--players", str(opts["players"]),
+                    "--concurrency", str(opts["concurrency"]),
+                    "--smtp-processes", str(opts["smtp_processes"]), "--players", str(opts["players"]),
                     "--timeout", str(opts["timeout"])]
             if opts["json"]:
                 argv.append("--json")
@@ -179,13 +252,10 @@ class Command(BaseCommand):
             self.stderr.write(text)
 
     def _run(self, opts) -> dict:
-        from aiosmtpd.controller import Controller
-
         call_command("migrate", interactive=False, verbosity=0)
         sink = Sink()
         port = free_port()
-        controller = Controller(sink, hostname="127.0.0.1", port=port)
-        controller.start()
+        sinks = start_sinks(opts["smtp_processes"], port, sink)
         os.environ["EMAIL_URL"] = f"smtp://127.0.0.1:{port}"  # the workers inherit it
         procs: list[subprocess.Popen] = []
         result: dict = {}
@@ -199,13 +269,20 @@ class Command(BaseCommand):
         finally:
             for proc in procs:
                 stop_process(proc)
-            controller.stop()
-        # where the CPU went: the workers (render, MIME, SMTP client) and this process
-        # (mostly the SMTP server's thread)
+            for proc in sinks:
+                stop_process(proc)
+        time.sleep(0.2)  # the readers take the sinks' last line (their CPU)
+        # where the CPU went: the workers (render, MIME, SMTP client), the SMTP server
+        # processes, and this process (setup and counting)
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
-        own = resource.getrusage(resource.RUSAGE_SELF)
-        result["cpu_seconds_workers"] = round(children.ru_utime + children.ru_stime, 2)
-        result["cpu_seconds_smtp_server_and_bench"] = round(own.ru_utime + own.ru_stime, 2)
+        with sink.lock:
+            server = sink.cpu_seconds
+        result["cpu_seconds_workers"] = round(children.ru_utime + children.ru_stime - server, 2)
+        result["cpu_seconds_smtp_server"] = round(server, 2)
+        if result.get("sent"):
+            result["cpu_ms_per_email_workers"] = round(
+                1000 * result["cpu_seconds_workers"] / result["sent"], 2)
+            result["cpu_ms_per_email_smtp_server"] = round(1000 * server / result["sent"], 2)
         return result
 
     def _create_rows(self, count: int, players: int) -> list[int]:
@@ -297,6 +374,7 @@ class Command(BaseCommand):
             "received": received,
             "failed": Notification.objects.filter(pk__in=ids, failed_at__isnull=False).count(),
             "workers": opts["workers"], "concurrency": opts["concurrency"],
+            "smtp_processes": opts["smtp_processes"],
             "batch_size": size, "timed_out": timed_out,
             "load_average_1min": round(os.getloadavg()[0], 1),
         }
