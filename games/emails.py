@@ -9,6 +9,7 @@ rows only — in the reader's language, and times in the reader's time zone.
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any, Callable
 
@@ -17,6 +18,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils import translation
+from django.utils.html import escape
 
 from accounts.profiles import profile_for
 from games import selectors
@@ -157,6 +159,55 @@ BUILDERS: dict[str, Callable[[Notification, str, str], dict[str, Any]]] = {
 }
 
 
+#: kinds whose rendering depends on the row's payload, match, phase, language and zone
+#: only (never on who the reader is beyond the seat in the payload): rendered once per
+#: batch for all their readers with the same inputs, then given each reader's name and
+#: link (``_render``)
+SHARED_KINDS = frozenset({K.NEW_PHASE, K.YOUR_TURN, K.REMINDER, K.MATCH_STARTED})
+NAME_TOKEN = "PBWREADERNAMEq7Zk"
+LINK_TOKEN = "PBWREADERLINKq7Zk"
+
+
+class _AnyReader:
+    """Stands in for the reader in a shared rendering: only the name (as a token) exists,
+    so a template that reached for anything else about the reader gets nothing, never
+    another reader's value."""
+
+    def get_username(self) -> str:
+        return NAME_TOKEN
+
+    def __str__(self) -> str:
+        return NAME_TOKEN
+
+
+def _render(n: Notification, context: dict[str, Any]) -> tuple[str, str, str]:
+    subject = " ".join(render_to_string(f"emails/{n.kind}-subject.txt", context).split())
+    return (subject, render_to_string(f"emails/{n.kind}-body.txt", context),
+            render_to_string(f"emails/{n.kind}-body.html", context))
+
+
+def _contents(n: Notification, zone: str, lang: str, link: str) -> tuple[str, str, str]:
+    """Subject, text and HTML of ``n`` for its reader. Shared kinds are rendered once per
+    (kind, language, zone, phase, payload) and Match object (one per match and batch)
+    with tokens in place of the reader's name and unsubscribe link, then filled in."""
+    user = n.recipient
+    base = {"notification": n, "match": n.match, "match_url": match_url(n.match),
+            "site_name": settings.SITE_NAME, "site_url": settings.SITE_URL}
+    if n.kind not in SHARED_KINDS or n.match is None:
+        return _render(n, {**base, "user": user, "unsubscribe_url": link,
+                           **BUILDERS[n.kind](n, zone, lang)})
+    memo = n.match.__dict__.setdefault("_email_render_memo", {})
+    key = (n.kind, lang, zone, n.phase_id, json.dumps(n.payload, sort_keys=True, default=str))
+    if key not in memo:
+        memo[key] = _render(n, {**base, "user": _AnyReader(), "unsubscribe_url": LINK_TOKEN,
+                                **BUILDERS[n.kind](n, zone, lang)})
+    subject, text, html = memo[key]
+    name = user.get_username()
+    return (subject.replace(LINK_TOKEN, link).replace(NAME_TOKEN, name),
+            text.replace(LINK_TOKEN, link).replace(NAME_TOKEN, name),
+            html.replace(LINK_TOKEN, escape(link)).replace(NAME_TOKEN, escape(name)))
+
+
 def build(n: Notification) -> EmailMultiAlternatives:
     """The email for outbox row ``n``, rendered in the reader's language and zone."""
     user = n.recipient
@@ -164,13 +215,7 @@ def build(n: Notification) -> EmailMultiAlternatives:
     zone, lang = profile.timezone, profile.language
     link = unsubscribe_url(user, n.kind)
     with translation.override(lang):
-        context = {"user": user, "notification": n, "match": n.match,
-                   "match_url": match_url(n.match), "unsubscribe_url": link,
-                   "site_name": settings.SITE_NAME, "site_url": settings.SITE_URL,
-                   **BUILDERS[n.kind](n, zone, lang)}
-        subject = " ".join(render_to_string(f"emails/{n.kind}-subject.txt", context).split())
-        text = render_to_string(f"emails/{n.kind}-body.txt", context)
-        html = render_to_string(f"emails/{n.kind}-body.html", context)
+        subject, text, html = _contents(n, zone, lang, link)
     message = EmailMultiAlternatives(
         subject=subject, body=text, from_email=settings.DEFAULT_FROM_EMAIL, to=[user.email],
         headers={"List-Unsubscribe": f"<{link}>",

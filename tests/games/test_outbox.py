@@ -174,3 +174,32 @@ def test_bench_email_delivers_everything_once_through_real_workers(capsys):
     result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert result["emails"] == result["sent"] == result["received"] == 60
     assert result["lost"] == 0 and result["duplicates"] == 0 and result["per_s"] > 0
+
+
+def test_a_shared_rendering_gives_each_reader_only_their_own_name_and_link(smtp):
+    """Reminders of one phase are rendered once per batch (emails.SHARED_KINDS); each
+    reader still gets their own name (escaped in HTML) and unsubscribe link, nobody
+    else's."""
+    from games import selectors
+    from games.lib.unsubscribe import unsubscribe_url
+    from tests.factories import make_match
+
+    alice, bob = make_user("alice<b>", email="alice@example.com"), make_user("bob")
+    match = make_match(users=[alice, bob])
+    phase = selectors.current_phase(match)
+    Notification.objects.all().delete()
+    for user in (alice, bob, alice):
+        Notification.objects.create(recipient=user, kind="reminder", match=match, phase=phase,
+                                    payload={"phase_id": phase.pk})
+    report = notifications_send_batch()
+    assert len(report.sent) == 3 and smtp.connections == 1
+    for message in smtp.messages:
+        me, other = (alice, bob) if message["To"] == alice.email else (bob, alice)
+        text = message.get_body(("plain",)).get_content()
+        html = message.get_body(("html",)).get_content()
+        assert f"Hello {me.username}," in text and unsubscribe_url(me, "reminder") in text
+        assert other.username not in text + html
+        assert unsubscribe_url(other, "reminder") not in text + html
+        assert "PBWREADER" not in text + html + message["Subject"]
+    to_alice = [m for m in smtp.messages if m["To"] == alice.email][0]
+    assert "alice&lt;b&gt;" in to_alice.get_body(("html",)).get_content()
