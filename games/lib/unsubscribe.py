@@ -63,16 +63,32 @@ def make_token(user, kind: str) -> str:
     return row.token
 
 
-def prefetch_tokens(users) -> None:
+def prefetch_tokens(users, *, kinds_for=None) -> None:
     """Attach the existing tokens of ``users`` to the user objects in one query, so a
-    batch of emails does not ask the database once per email (the outbox sender)."""
+    batch of emails does not ask the database once per email (the outbox sender).
+    ``kinds_for`` (pairs of user and notification kind) also makes the missing tokens
+    those emails need, in one insert, instead of one ``get_or_create`` per email."""
     users = [u for u in users if u is not None]
-    by_user: dict[int, dict[str, str]] = {}
-    for user_id, category, token in UnsubscribeToken.objects.filter(
-            user_id__in={u.pk for u in users}).values_list("user_id", "category", "token"):
-        by_user.setdefault(user_id, {})[category] = token
+    by_user = _read_tokens({u.pk for u in users})
+    missing = {(user.pk, CATEGORY_FOR_KIND.get(kind, kind)) for user, kind in kinds_for or ()
+               if user is not None} - {(u, c) for u, known in by_user.items() for c in known}
+    missing = {(u, c) for u, c in missing if c in CATEGORIES}
+    if missing:
+        UnsubscribeToken.objects.bulk_create(
+            [UnsubscribeToken(user_id=u, category=c) for u, c in missing],
+            ignore_conflicts=True)  # a concurrent sender may have made one: theirs stands
+        for user_id, known in _read_tokens({u for u, _c in missing}).items():
+            by_user.setdefault(user_id, {}).update(known)
     for user in users:
         user.__dict__["_unsubscribe_tokens"] = by_user.setdefault(user.pk, {})
+
+
+def _read_tokens(user_ids) -> dict[int, dict[str, str]]:
+    by_user: dict[int, dict[str, str]] = {}
+    for user_id, category, token in UnsubscribeToken.objects.filter(
+            user_id__in=user_ids).values_list("user_id", "category", "token"):
+        by_user.setdefault(user_id, {})[category] = token
+    return by_user
 
 
 def read_token(token: str) -> UnsubscribeRequest:

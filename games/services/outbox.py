@@ -159,7 +159,8 @@ def notifications_send_batch(*, ids: list[int] | None = None, limit: int | None 
     for row in rows:
         if row.match_id is not None:
             row.match = matches[row.match_id]
-    unsubscribe.prefetch_tokens([row.recipient for row in rows])
+    unsubscribe.prefetch_tokens([row.recipient for row in rows],
+                                kinds_for=[(row.recipient, row.kind) for row in rows])
     decisions = notifications.send_decisions(rows, now=now)
     ready: list[tuple[Notification, object]] = []
     for row in rows:
