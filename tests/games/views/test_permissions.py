@@ -292,3 +292,23 @@ def test_the_matrix_covers_every_url_we_define():
         names |= {f"{ns}:{n}" for n in resolver.reverse_dict if isinstance(n, str)}
     missing = {n for n in names if f'"{n}"' not in source}
     assert not missing, missing
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_the_verification_and_second_factor_pages(role, people):
+    """Sign-up's "check your email" page, a bad verification link, the resend form and the
+    second-factor page: clear pages for anyone, never a 5xx, never another user's data."""
+    c = client_for(people[role])
+    codes = {
+        "signup-done": c.get(reverse("accounts:signup-done")).status_code,
+        "verify-email": c.get(reverse("accounts:verify-email", args=["MQ", "bad-token"])).status_code,
+        "verify-email-resend": c.get(reverse("accounts:verify-email-resend")).status_code,
+        "otp": c.get(reverse("accounts:otp")).status_code,
+    }
+    expected = {
+        "signup-done": 200,
+        "verify-email": 400,  # a bad link is refused with a page that says so
+        "verify-email-resend": 302 if role == "anon" else 405,  # login first; POST only
+        "otp": 302 if role == "anon" else 200,
+    }
+    assert codes == expected
