@@ -146,7 +146,7 @@ def test_four_players_play_kill_game_to_the_winner(live_server, browser):
     assert "z-here" in zone_classes(bob, "cave_nord_ovest")
     assert "z-closing-next" in zone_classes(bob, "cave_nord_ovest")
     bob.locator("#attack_weapon").select_option("sniper_rifle")
-    bob.get_by_label("carol").check()
+    bob.locator("#kg-board, #order").get_by_label("carol", exact=True).check()
     save(bob, "btn-attack")
     assert "Attack with the sniper rifle: carol." in bob.locator("#kg-orders").inner_text()
     # the wrong target is refused next to the targets (Alice is not in Bob's zone)
