@@ -30,6 +30,17 @@ def _empty_cache():
     yield
 
 
+@pytest.fixture(autouse=True)
+def site_url_kept():
+    """``manage.py run`` points SITE_URL at the address it serves (a test that runs its
+    helpers in-process must not leave another test's emails linking elsewhere)."""
+    from django.conf import settings
+
+    before = settings.SITE_URL
+    yield
+    settings.SITE_URL = before
+
+
 @pytest.fixture
 def director(db):
     from tests.factories import make_user
