@@ -26,6 +26,7 @@ from diceslayer.forms import SoloStartForm, VersusCreateForm, order_from_post
 from games.exceptions import ApplicationError
 from games.forms import parse_int
 from games.lib import pages as game_pages
+from games.lib.polls import fast_poll
 from games.models import Match
 
 NOT_A_PLAYER = "You do not play in this game."
@@ -257,6 +258,7 @@ def play(request: HttpRequest, match_id: int) -> HttpResponse:
     return _page(request, match, hint=hint, patterns=patterns)
 
 
+@fast_poll(game=engine.SLUG, unless=("hint", "patterns"))
 @login_required
 @require_GET
 def board(request: HttpRequest, match_id: int) -> HttpResponse:

@@ -25,6 +25,7 @@ from games import registry
 from games.exceptions import ApplicationError
 from games.forms import LobbyFilterForm, MatchCreateForm, OrderForm, parse_int
 from games.lib import pages
+from games.lib.polls import fast_poll
 from games.models import Match, Seat
 from games.selectors import may_start
 from games.services.matches import match_create, match_join, match_leave, match_start
@@ -271,14 +272,15 @@ def _action_done(request: HttpRequest, match: Match, message: str,
     return redirect(reverse("games:match-detail", args=[match.pk]) + anchor)
 
 
+@fast_poll(visitors=True)
 @require_GET
 def match_poll(request: HttpRequest, match_id: int) -> HttpResponse:
     """``?v=<version>``: 204 when the match has not changed, else every fragment (oob).
+    The unchanged case is mostly answered before this view, by ``FastPollMiddleware``
+    (``games.lib.polls``, one query); this is the full way, with the same answer.
 
     A poll whose session expired must not swap the login page into the match page:
     htmx gets ``HX-Redirect`` to the login page instead; plain GETs the usual redirect."""
-    if pages.poll_unchanged_fast(request, match_id):  # one query, no user row
-        return HttpResponse(status=204)
     # a visitor's page polls with a=1; a logged-in page whose session expired does not
     visitor = (request.GET.get("a") == "1"
                and Match.objects.filter(pk=match_id, is_private=False).exists())

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games.exceptions import ApplicationError
 from games.forms import parse_int
 from games.lib import pages as game_pages
+from games.lib.polls import fast_poll
 from games.models import Match
 from games.selectors import may_start
 from games.services.matches import match_create, match_join, match_start
@@ -121,6 +122,7 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
     return _render_table(request, _get_table(request, match_id))
 
 
+@fast_poll(game=SLUG)
 @login_required
 @require_GET
 def table_poll(request: HttpRequest, match_id: int) -> HttpResponse:

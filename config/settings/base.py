@@ -51,7 +51,13 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.health.HealthzMiddleware",  # before sessions: the probe ignores cookies
     "config.outage.DatabaseOutageMiddleware",  # database down: 503 + Retry-After
+    # the headers of every answer, the poll's early 204 included
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "config.headers.PermissionsPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # an unchanged htmx poll answers 204 here: one query, nothing below runs
+    "games.middleware.FastPollMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -59,9 +65,6 @@ MIDDLEWARE = [
     "django_otp.middleware.OTPMiddleware",
     "accounts.twofactor.StaffOtpMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
-    "config.headers.PermissionsPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "games.middleware.PresenceMiddleware",
     "accounts.middleware.UserTimezoneMiddleware",

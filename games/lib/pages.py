@@ -22,8 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from django import forms
-from django.contrib.auth import SESSION_KEY
-from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models import Count, Q
 from django.http import HttpRequest, QueryDict
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext_lazy as _
@@ -349,46 +348,6 @@ def poll_unchanged(request: HttpRequest, match: Match) -> bool:
     if seen_rows is not None:
         phase = selectors.current_phase(match) if match.status in LIVE_STATUSES else None
         if seen_rows != checkin_rows(phase):
-            return False
-    return True
-
-
-def poll_unchanged_fast(request: HttpRequest, match_id: int) -> bool:
-    """:func:`poll_unchanged` in one query, before the user or the match is loaded: the
-    user id comes from the session, and the match's public version, the reader's seat
-    version and the open phase's check-in rows come in one row. True only when every
-    number the poll sent still holds and the session's user may see the match (public, or
-    seated in the private one); anything else — a change, the staff, a stranger, no
-    session — goes the full way, so a 204 never tells a stranger a private match exists.
-    (A session whose user was since deleted or changed password learns only "nothing
-    changed" about a match it already showed; its next full answer logs it out.)"""
-    seen = parse_int(request.GET.get("v"))
-    session = getattr(request, "session", None)
-    user_id = session.get(SESSION_KEY) if session is not None else None
-    if seen is None or user_id is None:
-        return False
-    open_phase = (Phase.objects.filter(match=OuterRef("pk"), closed_at__isnull=True)
-                  .order_by("-number"))
-    row = (Match.objects.filter(pk=match_id).annotate(
-        seat_version=Subquery(Seat.objects.filter(
-            match=OuterRef("pk"), user_id=user_id, removed_at__isnull=True).values("version")[:1]),
-        phase_kind=Subquery(open_phase.values("kind")[:1]),
-        pressed=Subquery(CheckIn.objects.filter(
-            phase__match=OuterRef("pk"), phase__closed_at__isnull=True).order_by()
-            .values("phase__match").annotate(n=Count("pk")).values("n")[:1]),
-    ).values("version", "is_private", "status", "seat_version", "phase_kind", "pressed").first())
-    if row is None or row["version"] != seen:
-        return False
-    if row["is_private"] and row["seat_version"] is None:
-        return False  # not seated in a private match: the full way decides (404 or staff)
-    seen_seat = parse_int(request.GET.get("s"))
-    if seen_seat is not None and seen_seat != (row["seat_version"] or 0):
-        return False
-    seen_rows = parse_int(request.GET.get("c"))
-    if seen_rows is not None:
-        kind = row["phase_kind"] if row["status"] in LIVE_STATUSES else None
-        rows = 0 if kind is None or private_checkin(kind) else (row["pressed"] or 0)
-        if seen_rows != rows:
             return False
     return True
 

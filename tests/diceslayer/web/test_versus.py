@@ -129,7 +129,7 @@ def test_turn_flow_pick_then_wait_then_the_other_is_emailed(
     assert "Your move" not in page_text(mover_client.get(reverse("diceslayer:home")))
 
 
-def test_poll_answers_204_until_the_other_player_moves(versus):
+def test_poll_answers_204_until_the_other_player_moves(versus, django_assert_num_queries):
     mover, other, state = mover_and_waiter(versus, None)
     from tests.games.views.conftest import client_for
 
@@ -137,6 +137,10 @@ def test_poll_answers_204_until_the_other_player_moves(versus):
     versus.refresh_from_db()
     url = reverse("diceslayer:board", args=[versus.pk]) + f"?v={versus.version}"
     assert waiting.get(url, headers=HX).status_code == 204
+    with django_assert_num_queries(1):  # answered before the view (games.lib.polls)
+        assert waiting.get(url, headers=HX).status_code == 204
+    hint = waiting.get(url + "&patterns=1", headers=HX)  # more than a poll: the board
+    assert hint.status_code == 200 and 'id="ds-board"' in hint.content.decode()
     services.move_play(match=versus, seat=mover, payload=engine.default_orders(state, mover.number)[0])
     resp = waiting.get(url, headers=HX)
     assert resp.status_code == 200 and "Your turn" in page_text(resp)

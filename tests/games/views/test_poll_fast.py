@@ -107,3 +107,110 @@ def test_diary_sentences_are_described_once(player, player2, monkeypatch):
     assert len(calls) == described  # read back from the cache
     diary = lambda page: re.search(r'id="diary".*?</section>\s*</section>|id="diary".*', page, re.S)  # noqa: E731
     assert diary(first) and diary(second)
+
+
+# --- the shortcut (games.lib.polls, FastPollMiddleware) ----------------------------------
+
+HX = {"HX-Request": "true"}
+
+
+def _warm(client, url) -> None:
+    assert client.get(url, headers=HX).status_code == 204  # the session now in the cache
+
+
+def test_a_visitors_poll_of_a_public_match_costs_one_query(player, player2,
+                                                          django_assert_num_queries):
+    match = new_match(creator=player, players=[player, player2], start=True)
+    visitor = client_for(None)
+    url = _poll_url(visitor, match)
+    assert "a=1" in url
+    with django_assert_num_queries(1):
+        assert visitor.get(url, headers=HX).status_code == 204
+
+
+def test_a_visitors_poll_of_a_private_match_is_sent_to_log_in(player, player2):
+    match = new_match(creator=player, players=[player, player2], start=True, private=True)
+    url = _poll_url(client_for(player), match) + "&a=1"
+    answer = client_for(None).get(url, headers=HX)
+    assert answer.status_code == 200 and answer.content == b""
+    assert answer["HX-Redirect"].startswith(reverse("accounts:login"))
+
+
+def test_a_changed_password_ends_the_polling_session(player, player2):
+    match = new_match(creator=player, players=[player, player2], start=True)
+    client = client_for(player)
+    url = _poll_url(client, match)
+    _warm(client, url)
+    player.set_password("another-long-passphrase-9")
+    player.save()
+    answer = client.get(url, headers=HX)
+    assert answer.status_code == 200 and answer["HX-Redirect"].startswith(reverse("accounts:login"))
+
+
+def test_a_deactivated_account_gets_no_204(player, player2):
+    match = new_match(creator=player, players=[player, player2], start=True)
+    client = client_for(player)
+    url = _poll_url(client, match)
+    _warm(client, url)
+    type(player).objects.filter(pk=player.pk).update(is_active=False)
+    answer = client.get(url, headers=HX)
+    assert answer.status_code == 200 and answer["HX-Redirect"].startswith(reverse("accounts:login"))
+
+
+def test_a_player_who_left_a_private_match_no_longer_gets_204(player, player2):
+    from django.utils import timezone
+
+    match = new_match(creator=player, players=[player, player2], start=True, private=True)
+    client = client_for(player2)
+    url = _poll_url(client, match)
+    _warm(client, url)
+    type(seat_of(match, player2)).objects.filter(pk=seat_of(match, player2).pk).update(
+        removed_at=timezone.now())
+    assert client.get(url, headers=HX).status_code == 404
+
+
+def test_the_early_204_carries_the_security_headers_and_marks_presence(player, player2):
+    from django.utils import timezone
+
+    from games.lib import presence
+
+    match = new_match(creator=player, players=[player, player2], start=True)
+    client = client_for(player)
+    url = _poll_url(client, match)
+    _warm(client, url)
+    from django.core.cache import cache
+
+    cache.delete(f"onpage:{match.pk}:{player.pk}")
+    answer = client.get(url, headers=HX)
+    assert answer.status_code == 204
+    assert "script-src 'self'" in answer["Content-Security-Policy"]
+    assert "camera=()" in answer["Permissions-Policy"]
+    assert answer["X-Frame-Options"] == "DENY" and answer["Referrer-Policy"] == "same-origin"
+    assert (match.pk, player.pk) in presence.seen_at([(match.pk, player.pk)], now=timezone.now())
+
+
+def test_another_games_poll_url_does_not_answer_for_this_match(player, player2):
+    match = new_match(creator=player, players=[player, player2], start=True)
+    client = client_for(player)
+    for name in ("sanguosha:table-poll", "diceslayer:board"):
+        url = reverse(name, args=[match.pk])
+        assert client.get(url, {"v": match.version, "s": 0}, headers=HX).status_code == 404
+
+
+def test_a_bad_host_is_refused_before_the_shortcut(player, player2):
+    match = new_match(creator=player, players=[player, player2], start=True)
+    client = client_for(player)
+    url = _poll_url(client, match)
+    _warm(client, url)
+    with override_settings(ALLOWED_HOSTS=["testserver"]):
+        assert client.get(url, headers=HX, HTTP_HOST="evil.example").status_code == 400
+        assert client.get(url, headers=HX).status_code == 204
+
+
+@pytest.mark.parametrize("junk", ["v=abc", "v=1e9", "v=&s=x", "v=0&c=-1", "v=%00",
+                                  "v=99999999999999999999999"])
+def test_junk_poll_numbers_are_never_a_500(player, player2, junk):
+    match = new_match(creator=player, players=[player, player2], start=True)
+    client = client_for(player)
+    answer = client.get(reverse("games:match-poll", args=[match.pk]) + "?" + junk, headers=HX)
+    assert answer.status_code in (200, 204)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.http import QueryDict
 from django.urls import reverse
 
@@ -353,6 +355,9 @@ def test_htmx_answer_returns_the_fragment_and_poll_answers_204_when_unchanged():
     match.refresh_from_db()
     poll = reverse("sanguosha:table-poll", args=[match.pk])
     assert c.get(poll, {"v": match.version}).status_code == 204
+    with CaptureQueriesContext(connection) as ctx:  # answered before the view (games.lib.polls)
+        assert c.get(poll, {"v": match.version}).status_code == 204
+    assert len(ctx.captured_queries) == 1
     resp = c.get(poll, {"v": match.version - 1})
     assert resp.status_code == 200 and "<title>" in resp.content.decode()
 

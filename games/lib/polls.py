@@ -1,0 +1,138 @@
+"""The htmx poll's "nothing changed" (204), answered right after the session is read, before
+the rest of the middleware, the user and the view: one query, no user object, no template.
+
+A poll view opts in with ``@fast_poll(game=...)`` (the generic match poll, the Three
+Kingdoms Kill table and the Dice Slayer board); ``games.middleware.FastPollMiddleware``
+answers it when :func:`unchanged` holds and hands everything else to the normal stack.
+The view itself still decides with the full checks, so the shortcut only ever answers what
+the full way would have answered 204 too:
+
+- the session's user is active, not staff (staff go the full way: the second factor, and
+  matches they see without a seat), and the session's password hash still matches (a
+  changed password ends the session on the full way);
+- the match exists, is of the URL's game, and is public or the user sits in it (a stranger
+  never learns whether a private match changed, or exists);
+- every number the page sent still holds: the public version ``v``, the seat's own version
+  ``s``, the open phase's check-in rows ``c`` (see ``games.lib.pages.poll_unchanged``).
+
+A logged-out visitor's poll (``a=1``, the spectator page) is answered for a public match
+only; a poll without a session user and without ``a=1`` (an expired session) goes the full
+way, which answers htmx with ``HX-Redirect`` to the login page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.db import connection
+from django.http import HttpRequest
+from django.utils.crypto import constant_time_compare
+
+from games.forms import parse_int
+from games.lib.pages import private_checkin
+from games.models import CheckIn, Match, Phase, Seat
+
+LIVE_STATUSES = (Match.Status.RUNNING, Match.Status.PAUSED)
+
+
+@dataclass(frozen=True)
+class FastPoll:
+    """What the shortcut needs to know of a poll URL."""
+
+    game: str | None = None  # the URL's game; None: any game (the generic match poll)
+    visitors: bool = False  # a logged-out visitor (``a=1``) may poll a public match
+    unless: tuple[str, ...] = ()  # query parameters that make the URL more than a poll
+
+
+def fast_poll(*, game: str | None = None, visitors: bool = False,
+              unless: tuple[str, ...] = ()) -> Callable[[Any], Any]:
+    """Mark a poll view (the outermost decorator) for ``FastPollMiddleware``."""
+    def mark(view: Any) -> Any:
+        view.fast_poll = FastPoll(game=game, visitors=visitors, unless=unless)
+        return view
+    return mark
+
+
+_SQL: str | None = None
+
+
+def _sql() -> str:
+    """One row: the match's public numbers, the reader's seat version, the open phase's
+    kind and check-in rows, and the reader's account flags (built once, from the models'
+    table names)."""
+    global _SQL
+    if _SQL is None:
+        user = get_user_model()._meta.db_table
+        match, seat, phase, checkin = (Match._meta.db_table, Seat._meta.db_table,
+                                       Phase._meta.db_table, CheckIn._meta.db_table)
+        open_phase = (f"SELECT p.id FROM {phase} p WHERE p.match_id = m.id "
+                      f"AND p.closed_at IS NULL ORDER BY p.number DESC LIMIT 1")
+        _SQL = f"""
+            SELECT m.version, m.is_private, m.status, m.game,
+                   (SELECT s.version FROM {seat} s WHERE s.match_id = m.id AND s.user_id = %s
+                    AND s.removed_at IS NULL),
+                   (SELECT p.kind FROM {phase} p WHERE p.match_id = m.id
+                    AND p.closed_at IS NULL ORDER BY p.number DESC LIMIT 1),
+                   (SELECT COUNT(*) FROM {checkin} c WHERE c.phase_id = ({open_phase})),
+                   u.is_active, u.is_staff, u.password
+            FROM {match} m LEFT JOIN {user} u ON u.id = %s
+            WHERE m.id = %s"""
+    return _SQL
+
+
+def _session_user(request: HttpRequest) -> tuple[int | None, str]:
+    """(user id, password hash) the session names, or (None, "") when it names none that
+    the full way would accept at face value."""
+    session = getattr(request, "session", None)
+    if session is None:
+        return None, ""
+    user_id = parse_int(str(session.get(SESSION_KEY, "")))
+    if user_id is None or session.get(BACKEND_SESSION_KEY) not in settings.AUTHENTICATION_BACKENDS:
+        return None, ""
+    return user_id, str(session.get(HASH_SESSION_KEY, ""))
+
+
+def _same_password(user_id: int, password: str, session_hash: str) -> bool:
+    user = get_user_model()(pk=user_id, password=password)
+    return bool(session_hash) and constant_time_compare(session_hash,
+                                                        user.get_session_auth_hash())
+
+
+def unchanged(request: HttpRequest, match_id: int, spec: FastPoll) -> bool:
+    """True when the full poll would answer 204 (see the module's docstring); False means
+    "go the full way", never "changed"."""
+    seen = parse_int(request.GET.get("v"))
+    if seen is None or any(name in request.GET for name in spec.unless):
+        return False
+    user_id, session_hash = _session_user(request)
+    if user_id is None and not (spec.visitors and request.GET.get("a") == "1"):
+        return False
+    with connection.cursor() as cursor:
+        cursor.execute(_sql(), [user_id, user_id, match_id])
+        row = cursor.fetchone()
+    if row is None:
+        return False
+    (version, is_private, status, game, seat_version, phase_kind, pressed,
+     active, staff, password) = row
+    if version != seen or (spec.game is not None and game != spec.game):
+        return False
+    if user_id is None:
+        if is_private:
+            return False
+    elif not active or staff or not _same_password(user_id, password, session_hash):
+        return False
+    elif is_private and seat_version is None:
+        return False  # not seated in a private match: the full way decides (404)
+    seen_seat = parse_int(request.GET.get("s"))
+    if seen_seat is not None and seen_seat != (seat_version or 0):
+        return False
+    seen_rows = parse_int(request.GET.get("c"))
+    if seen_rows is not None:
+        kind = phase_kind if status in LIVE_STATUSES else None
+        rows = 0 if kind is None or private_checkin(kind) else (pressed or 0)
+        if seen_rows != rows:
+            return False
+    return True
