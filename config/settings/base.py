@@ -96,7 +96,7 @@ REDIS_URL = env_str("REDIS_URL", "")
 # Every key this site writes to Redis starts with this (cache, beat lock, liveness marks).
 REDIS_KEY_PREFIX = env_str("REDIS_KEY_PREFIX", "pbw")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+    CACHES = {"default": {"BACKEND": "config.cache.RedisCache",  # a client per pool
                           "LOCATION": REDIS_URL, "KEY_PREFIX": REDIS_KEY_PREFIX}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
