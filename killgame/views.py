@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games import selectors
 from games.exceptions import ApplicationError
 from games.forms import parse_int
+from games.lib import fragment_cache
 from games.lib import pages as game_pages
 from games.models import DiaryEntry, Match, Seat, Snapshot
 from games.registry import get_rules
@@ -51,11 +52,12 @@ def _page(request: HttpRequest, match: Match, *, status: int, errors: dict[str, 
           error: str | None = None) -> HttpResponse:
     match.refresh_from_db()
     ctx = game_pages.match_context(request, match)
-    shown = pages.controls_on_page(ctx.get("view"))
+    shown = pages.controls_on_page(game_pages.resolved(ctx.get("view")))
     errors = {(c if c in shown else "kind"): m for c, m in errors.items()}
     ctx["kg_errors"] = errors
     if errors:
         ctx["kg_posted"] = request.POST  # keep what the player typed
+        ctx[fragment_cache.NO_CACHE_FLAG] = True  # that answer alone shows them
     if error is None and errors and not ctx.get("can_order"):
         # no order form on the page now (checked in, phase over): say it on top
         error = next(iter(errors.values()))

@@ -96,6 +96,7 @@ def away_declare(*, user, first: date, last: date, now: datetime | None = None) 
                     f"At most {cap} days away in any {settings.AWAY_WINDOW_DAYS} days; "
                     f"this would make {used:g}.", code="ALLOWANCE", status=400, field="last")
         away = Away.objects.create(user=user, starts_at=starts_at, ends_at=ends_at)
+        _notes_changed(user)
         for phase in Phase.objects.filter(
                 closed_at__isnull=True, match__status=Match.Status.RUNNING,
                 match__seats__user=user).select_related("match"):
@@ -113,6 +114,19 @@ def away_cancel(*, away: Away, user, now: datetime | None = None) -> None:
     elif away.ends_at > now:
         away.ends_at = now
         away.save(update_fields=["ends_at"])
+    _notes_changed(user)
+
+
+def _notes_changed(user) -> None:
+    """The "away until …" note under the players is public: a declared or cancelled period
+    bumps the public version of the user's running matches, so their pages (and the
+    fragment cache, games/lib/fragment_cache.py) show it at once. The clock's own changes
+    (a period that begins or ends) reach the pages within a minute (the seat list's key)."""
+    Match.objects.filter(
+        pk__in=Seat.objects.filter(user=user, removed_at__isnull=True,
+                                   match__status__in=[Match.Status.RUNNING,
+                                                      Match.Status.PAUSED])
+        .values("match_id")).update(version=F("version") + 1)
 
 
 def away_until(user_ids, *, now: datetime | None = None) -> dict[int, datetime]:

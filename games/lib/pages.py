@@ -29,6 +29,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import registry, selectors
 from games.exceptions import ApplicationError
+from games.lib import fragment_cache
 from games.forms import OrderForm, parse_int
 from games.models import CheckIn, Match, Phase, Seat
 from games.services.seats import checked_in_numbers
@@ -179,6 +180,26 @@ def _game_name(slug: str) -> str:
 
 # --- the match page --------------------------------------------------------------------
 
+class Lazy:
+    """A page context value computed on first use, once: templates call it (Django calls
+    a callable variable), Python code goes through :func:`resolved`. A fragment read back
+    from the cache (games/lib/fragment_cache.py) never asks for it."""
+
+    def __init__(self, compute: Callable[[], Any]) -> None:
+        self._compute: Callable[[], Any] | None = compute
+        self._value: Any = None
+
+    def __call__(self) -> Any:
+        if self._compute is not None:
+            self._value, self._compute = self._compute(), None
+        return self._value
+
+
+def resolved(value: Any) -> Any:
+    """A context value, computed if it is :class:`Lazy`."""
+    return value() if isinstance(value, Lazy) else value
+
+
 def diary_by_turn(rows: list[Any]) -> list[tuple[int, list[Any]]]:
     """Diary rows grouped by turn, newest turn first, rows in order inside a turn."""
     groups: dict[int, list[Any]] = {}
@@ -219,7 +240,9 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
     Queries, whatever the number of players, turns and diary rows: the seats (every seat
     once, with its user: the reader's seat, the names, the check-in counts all come from
     it), the recent phases (the open one and the history together), the check-ins of the
-    open phase, and the diary rows of the latest turn (:func:`diary_window`)."""
+    open phase; the player view, the diary rows of the latest turn (:func:`diary_window`)
+    and the seat notes only when a fragment that shows them is rendered, not read back from
+    the fragment cache (``fragment_keys``, games/lib/fragment_cache.py)."""
     user = request.user
     all_seats = list(match.seats.select_related("user").order_by("number", "joined_at"))
     _remember_seat(match, user, all_seats)
@@ -233,13 +256,14 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
     seats = [s for s in all_seats if s.removed_at is None]
     names = {s.number: (s.user.get_username() if s.user_id else "bot") for s in seats
              if s.number is not None}
-    view = player_view(match, seat, director)
+    # the costly parts are computed only when a fragment is rendered, not read back
+    view = Lazy(lambda: player_view(match, seat, director))
     seat_number = seat.number if seat is not None else None
     window = diary_window(request, phase, history)
     every_name = {s.number: (s.user.get_username() if s.user_id else "bot")
                   for s in all_seats if s.number is not None}  # = selectors.seat_names
-    diary_rows = diary_lines(request, match, seat_number, director, turns=window["q"],
-                             names=every_name)
+    diary_groups = Lazy(lambda: diary_by_turn(diary_lines(
+        request, match, seat_number, director, turns=window["q"], names=every_name)))
     checked_in = awaited = False
     counts = None
     rows = 0
@@ -270,11 +294,14 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
             admin_url = reverse("admin:games_match_change", args=[match.pk])
         except NoReverseMatch:
             admin_url = None
-    seat_notes = [note for hook in SEAT_NOTES for note in hook(match, seats)] if running else []
+    seat_notes = Lazy(lambda: [note for hook in SEAT_NOTES for note in hook(match, seats)]
+                      if running else [])
     return {
         "admin_url": admin_url, "seat_notes": seat_notes,
+        fragment_cache.KEYS_NAME: fragment_cache.page_keys(match, seat, director, all_seats),
+        "clock_minute": fragment_cache.time_bucket(),  # the seat notes end with the clock
         "match": match, "game": game, "seat": seat, "director": director, "phase": phase,
-        "seats": seats, "names": names, "view": view, "diary_groups": diary_by_turn(diary_rows),
+        "seats": seats, "names": names, "view": view, "diary_groups": diary_groups,
         "diary_older": window["older"], "diary_asked": window["asked"], "diary_url": reverse("games:match-diary",
                                                              args=[match.pk]),
         "own_diary": hooks.own_diary,
@@ -292,6 +319,8 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
         "invite_url": invite_url, "outcome": outcome,
         "outcome_winners": [names.get(w, f"seat {w}") for w in (outcome or {}).get("winners", [])],
         "order_form": order_form, "order_error": order_error,
+        # a refused form shows what was posted and why: that answer is never cached
+        fragment_cache.NO_CACHE_FLAG: bool(order_error or getattr(order_form, "is_bound", False)),
         "board_template": hooks.board_template or GENERIC_BOARD,
         "order_form_template": hooks.order_form_template or GENERIC_ORDER_FORM,
         "poll_url": reverse("games:match-poll", args=[match.pk]),

@@ -6,7 +6,10 @@ import json
 from typing import Any
 
 from django import template
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+
+from games.lib import fragment_cache
 
 register = template.Library()
 
@@ -41,45 +44,42 @@ def phase_label(kind: Any) -> str:
     return label(str(kind).rsplit(":", 1)[-1])
 
 
-#: rendered fragments live this long (their key changes with the match version anyway)
-FRAGMENT_TTL = 600
-
-
 class _FragmentNode(template.Node):
-    def __init__(self, nodelist: template.NodeList, parts: list[Any]) -> None:
+    def __init__(self, nodelist: template.NodeList, name: str, scope: str,
+                 parts: list[Any]) -> None:
         self.nodelist = nodelist
+        self.name = name
+        self.scope = scope
         self.parts = parts
 
     def render(self, context: template.Context) -> str:
-        from django.core.cache import cache
-        from django.utils import timezone, translation
-
-        values = [str(p.resolve(context)) for p in self.parts]
-        key = "frag:" + ":".join([*values, translation.get_language() or "",
-                                  timezone.get_current_timezone_name()])
-        try:
-            hit = cache.get(key)
-        except Exception:  # noqa: BLE001 - the cache is an accelerator, never a dependency
-            hit = None
-        if hit is not None:
-            return str(hit)
-        out = self.nodelist.render(context)
-        try:
-            cache.set(key, out, FRAGMENT_TTL)
-        except Exception:  # noqa: BLE001
-            pass
-        return out
+        keys = context.get(fragment_cache.KEYS_NAME)
+        token = context.get("csrf_token")
+        if not keys or context.get(fragment_cache.NO_CACHE_FLAG) or token is None:
+            return self.nodelist.render(context)  # not a cached page, or a refused form
+        key = fragment_cache.fragment_key(keys[self.scope], self.name,
+                                          [p.resolve(context) for p in self.parts])
+        html = fragment_cache.cache_get(key)
+        if html is None:
+            with context.push(csrf_token=fragment_cache.csrf_placeholder()):
+                html = str(self.nodelist.render(context))
+            fragment_cache.cache_set(key, html)
+        return mark_safe(fragment_cache.fill_csrf(html, token))
 
 
 @register.tag("fragment_cache")
-def fragment_cache(parser: Any, token: Any) -> _FragmentNode:
-    """``{% fragment_cache "seats" match.pk match.version %}…{% endfragment_cache %}``: the
-    block rendered once per key (plus the active language and time zone) and read back
-    from the cache; for what every reader sees alike and only changes with the match's
-    public version (the seat list, the closed phases). A cache failure renders it."""
+def fragment_cache_tag(parser: Any, token: Any) -> _FragmentNode:
+    """``{% fragment_cache "seats" "public" [part …] %}…{% endfragment_cache %}``: the
+    block rendered once per key and read back from the cache (games/lib/fragment_cache.py).
+    The scope says whose it is: ``"public"`` (every reader sees it alike: keyed by the
+    match's public version and roster) or ``"reader"`` (also keyed by who reads); the parts
+    add what else the block shows (a diary turn asked for…). Pages whose context has no
+    ``fragment_keys`` render the block as it is."""
     bits = token.split_contents()[1:]
-    if not bits:
-        raise template.TemplateSyntaxError("fragment_cache needs a name and the key parts")
+    if len(bits) < 2 or bits[1].strip("\"'") not in fragment_cache.SCOPES:
+        raise template.TemplateSyntaxError(
+            'fragment_cache needs a name and a scope ("public" or "reader")')
     nodelist = parser.parse(("endfragment_cache",))
     parser.delete_first_token()
-    return _FragmentNode(nodelist, [parser.compile_filter(b) for b in bits])
+    return _FragmentNode(nodelist, bits[0].strip("\"'"), bits[1].strip("\"'"),
+                         [parser.compile_filter(b) for b in bits[2:]])

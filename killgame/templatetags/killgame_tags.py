@@ -7,6 +7,7 @@ from typing import Any
 
 from django import template
 
+from games.lib import pages as game_pages
 from killgame import pages
 
 register = template.Library()
@@ -26,7 +27,7 @@ def kg_board(context: Any) -> dict[str, Any]:
     if cache is not None:
         return cache  # type: ignore[no-any-return]
     match = context.get("match")
-    view = context.get("view")
+    view = game_pages.resolved(context.get("view"))
     names = context.get("names") or {}
     out = pages.board(view, getattr(match, "config", None), names, _lang(context))
     context.dicts[0]["_kg_board_cache"] = out
@@ -59,7 +60,8 @@ def diary_parts(groups: Any, names: Any) -> dict[str, Any]:
 def kg_diary(context: Any) -> dict[str, Any]:
     """The loaded turns of the reader's diary and feed (the match page loads the latest
     turn; older turns come on demand, ``diary_older``)."""
-    return diary_parts(context.get("diary_groups") or [], context.get("names") or {})
+    return diary_parts(game_pages.resolved(context.get("diary_groups")) or [],
+                       context.get("names") or {})
 
 
 @register.filter

@@ -1,0 +1,153 @@
+"""Rendered match-page fragments, kept in the cache and keyed by the versions that say
+what changed (issue 15: a Kill Game page rendered ~40 ms of templates on every load and
+every poll, though most loads change nothing).
+
+Why it is safe, in three rules:
+
+- **What a fragment shows is a function of its key.** Every key holds the match (id and
+  creation time, so a recreated database never meets old entries), its public version
+  (``Match.version``: what every seat may see), the roster (a digest of seat numbers and
+  names: a rename bumps no version), the language, the time zone and the code version
+  (a digest of the templates, catalogues and Python sources: a deploy never serves what
+  the old code rendered). Fragments every reader sees alike use the ``public`` scope;
+  the rest use the ``reader`` scope, which adds who reads (:func:`reader_scope`): the
+  visitor view, one seat with its own ``Seat.version``, or the director with every seat's
+  version. So a fragment rendered for one seat is only ever read back for that seat.
+- **No per-request secret inside.** The CSRF token is rendered as a placeholder and the
+  request's own token put in when the fragment is served (:func:`fill_csrf`); refused
+  forms (with the player's input and errors) are never cached (``no_fragment_cache``).
+- **No clock inside.** Times are absolute (``<time>`` plus the countdown script); a
+  fragment that depends on the clock says so with a time bucket in its key.
+
+The cache is an accelerator: with the cache down every fragment is rendered as before.
+docs/pages.md "Fragment cache".
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import logging
+import os
+import time
+from pathlib import Path
+from typing import Any, Iterable
+
+from django.conf import settings
+from django.core.cache import cache
+from django.utils import timezone, translation
+from django.utils.crypto import salted_hmac
+
+log = logging.getLogger(__name__)
+
+#: rendered fragments live this long at most (their keys change with the versions anyway)
+FRAGMENT_TTL = 600
+#: the context flag that turns the cache off for a response (a refused form: it shows the
+#: player's input and the error, which belong to that one answer)
+NO_CACHE_FLAG = "no_fragment_cache"
+#: the context entry :func:`page_keys` fills
+KEYS_NAME = "fragment_keys"
+SCOPES = ("public", "reader")
+_SOURCE_SUFFIXES = (".py", ".html", ".txt", ".mo")
+_SKIP_DIRS = {"__pycache__", "migrations", "node_modules", ".git", "static", "staticfiles"}
+
+
+@functools.cache
+def code_version() -> str:
+    """A digest of what renders a fragment (templates, compiled catalogues, Python code of
+    the project's apps): a new deploy starts with new keys, never the old code's HTML."""
+    base = Path(settings.BASE_DIR)
+    roots = [base / "templates", base / "locale"]
+    roots += [base / app.split(".")[0] for app in settings.INSTALLED_APPS
+              if (base / app.split(".")[0]).is_dir()]
+    digest = hashlib.sha1()
+    for root in sorted(set(roots)):
+        for folder, dirs, files in os.walk(root):
+            dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
+            for name in sorted(files):
+                if name.endswith(_SOURCE_SUFFIXES):
+                    path = Path(folder) / name
+                    digest.update(str(path.relative_to(base)).encode())
+                    try:
+                        digest.update(path.read_bytes())
+                    except OSError:
+                        continue
+    return digest.hexdigest()[:12]
+
+
+@functools.cache
+def csrf_placeholder() -> str:
+    """What ``{% csrf_token %}`` renders inside a cached fragment: derived from the secret
+    key, so no text a player writes can contain it."""
+    return "csrf-" + salted_hmac("games.fragment_cache.csrf", "placeholder").hexdigest()[:32]
+
+
+def fill_csrf(html: str, token: Any) -> str:
+    """The fragment with the request's own CSRF token in place of the placeholder (the
+    token is asked for only when the fragment holds a form, as ``{% csrf_token %}`` does)."""
+    mark = csrf_placeholder()
+    if mark not in html:
+        return html
+    return html.replace(mark, str(token))
+
+
+def roster_digest(seats: Iterable[Any]) -> str:
+    """Seat ids, numbers, names and bot flags of every seat: a rename, a takeover or a
+    seat removed changes the keys even where it bumps no version."""
+    digest = hashlib.sha1()
+    for s in seats:
+        name = s.user.get_username() if s.user_id else ""
+        digest.update(f"{s.pk}.{s.number}.{name}.{int(s.is_bot)}.{int(s.removed_at is None)};"
+                      .encode())
+    return digest.hexdigest()[:12]
+
+
+def reader_scope(seat: Any, director: bool, seats: Iterable[Any]) -> str:
+    """Who reads, as far as what they may see goes: a seat (with its version), the
+    director (staff without a seat: every seat's private state, so every seat's version)
+    or the visitor view (anybody else: the public view only)."""
+    if seat is not None:
+        return f"s{seat.pk}.{seat.version}"
+    if director:
+        digest = hashlib.sha1(";".join(f"{s.pk}.{s.version}" for s in seats).encode())
+        return "d" + digest.hexdigest()[:12]
+    return "v"
+
+
+def page_keys(match: Any, seat: Any, director: bool, seats: list[Any]) -> dict[str, str]:
+    """The two key prefixes of one match page (``fragment_keys`` in its context)."""
+    public = ":".join([code_version(), str(match.pk),
+                       f"{match.created_at.timestamp():.6f}" if match.created_at else "-",
+                       str(match.version), roster_digest(seats)])
+    return {"public": public, "reader": f"{public}:{reader_scope(seat, director, seats)}"}
+
+
+def fragment_key(prefix: str, name: str, parts: Iterable[Any]) -> str:
+    """The cache key of one fragment: the page prefix, the fragment's name and its own
+    parts, the active language and time zone."""
+    raw = "|".join([prefix, name, *(str(p) for p in parts), translation.get_language() or "",
+                    timezone.get_current_timezone_name()])
+    match_id = prefix.split(":", 2)[1] if prefix.count(":") >= 2 else "-"
+    return f"frag:{match_id}:{name}:{hashlib.sha1(raw.encode()).hexdigest()}"
+
+
+def time_bucket(seconds: int = 60) -> int:
+    """For a fragment that shows what the clock changes (an away period that ends): in
+    its key, it is rendered again at least every ``seconds``."""
+    return int(time.time() // seconds)
+
+
+def cache_get(key: str) -> str | None:
+    try:
+        hit = cache.get(key)
+    except Exception:  # noqa: BLE001 - the cache is an accelerator, never a dependency
+        log.warning("fragment cache unavailable (get)", exc_info=True)
+        return None
+    return hit if isinstance(hit, str) else None
+
+
+def cache_set(key: str, html: str) -> None:
+    try:
+        cache.set(key, html, FRAGMENT_TTL)
+    except Exception:  # noqa: BLE001
+        log.warning("fragment cache unavailable (set)", exc_info=True)
