@@ -36,6 +36,12 @@ def match_url(match: Match | None) -> str:
     table page when it has one (``GameHooks.table_url_name``), else the match page."""
     if match is None:
         return settings.SITE_URL + "/"
+    if "_email_url" not in match.__dict__:  # once per Match object (a batch's emails share it)
+        match.__dict__["_email_url"] = _match_url(match)
+    return match.__dict__["_email_url"]
+
+
+def _match_url(match: Match) -> str:
     try:
         name = get_game(match.game).hooks.table_url_name or "games:match-detail"
     except UnknownGame:
@@ -57,7 +63,7 @@ def _lines(match: Match, seat: int | None, from_seq: int, to_seq: int, lang: str
         memo[(from_seq, to_seq)] = list(DiaryEntry.objects.filter(
             match=match, seq__gte=from_seq, seq__lte=to_seq).order_by("seq"))
     return [line.text for line in selectors.diary_lines_visible(
-        match, memo[(from_seq, to_seq)], seat, lang)]
+        match, memo[(from_seq, to_seq)], seat, lang, cached=False)]
 
 
 def _phase_context(n: Notification, zone: str) -> dict[str, Any]:

@@ -161,19 +161,22 @@ def _takes_names(engine: Any) -> bool:
 def described(engine, match: Match, rows: list[DiaryEntry], viewer: int | None,
               lang: str, names: Mapping[int, str] | None = None,
               context: Mapping[str, Any] | None = None,
-              name_text: Any = None) -> list[str]:
+              name_text: Any = None, cached: bool = True) -> list[str]:
     """``engine.describe`` of each row for ``viewer`` in ``lang``, cached per (entry,
     viewer, language, names): rows are never updated (docs/style.md §20), so a sentence once
     written stays true, and a page load reads them back in one cache round trip instead
     of describing every row again. Which rows a reader gets is decided before (by the
     query), so a cached line never reaches a reader who may not read its row. ``context``
-    (the game's ``describe_context``, fixed for a match) goes to ``describe`` too."""
+    (the game's ``describe_context``, fixed for a match) goes to ``describe`` too.
+    ``cached=False`` (a batch of emails: each reader's lines are described once, new rows
+    that no page read yet) describes without the two cache round trips, which cost more
+    than the few sentences they would save."""
     if engine is None:
         return [r.kind for r in rows]
     prefix = f"diary:{match.pk}:{'-' if viewer is None else viewer}:{lang}:{_names_tag(names)}:"
     keys = [f"{prefix}{r.seq}" for r in rows]
     try:
-        known = cache.get_many(keys, version=DIARY_TEXT_CACHE_VERSION) if keys else {}
+        known = cache.get_many(keys, version=DIARY_TEXT_CACHE_VERSION) if keys and cached else {}
     except Exception:  # noqa: BLE001 - the cache is an accelerator, never a dependency
         known = {}
     extra = dict(context or {})
@@ -193,7 +196,7 @@ def described(engine, match: Match, rows: list[DiaryEntry], viewer: int | None,
                     pass
             missing[key] = text
         out.append(text)
-    if missing:
+    if missing and cached:
         try:
             cache.set_many(missing, timeout=DIARY_TEXT_TTL, version=DIARY_TEXT_CACHE_VERSION)
         except Exception:  # noqa: BLE001
@@ -214,8 +217,8 @@ def diary_rows_for_seat(match: Match, seat_number: int | None, *, since_seq: int
 
 
 def diary_lines_visible(match: Match, rows: list[DiaryEntry], seat_number: int | None,
-                        lang: str = "en", names: Mapping[int, str] | None = None
-                        ) -> list[DiaryLine]:
+                        lang: str = "en", names: Mapping[int, str] | None = None,
+                        cached: bool = True) -> list[DiaryLine]:
     """Of already fetched ``rows`` (one query for many readers, e.g. a batch of emails),
     the lines ``seat_number`` may read (public, or its number in the audience), described
     for it like :func:`diary_for_seat` does; the game's ``describe_context`` is computed
@@ -236,7 +239,8 @@ def diary_lines_visible(match: Match, rows: list[DiaryEntry], seat_number: int |
     visible = [r for r in rows if r.is_public or (mark is not None and mark in r.audience)]
     texts = described(engine, match, visible, seat_number, lang, names,
                       context=match.__dict__["_describe_context"],
-                      name_text=entry.hooks.name_text if entry is not None else None)
+                      name_text=entry.hooks.name_text if entry is not None else None,
+                      cached=cached)
     return [DiaryLine(seq=r.seq, turn=r.turn, phase_kind=r.phase_kind, kind=r.kind,
                       text=text, is_public=r.is_public, created_at=r.created_at,
                       phase_id=r.phase_id)
