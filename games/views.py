@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import registry
 from games.exceptions import ApplicationError
 from games.forms import LobbyFilterForm, MatchCreateForm, OrderForm, parse_int
+from games.lib import lobby as lobby_list
 from games.lib import pages
 from games.lib.polls import fast_poll
 from games.models import Match, Seat
@@ -87,10 +88,14 @@ def lobby(request: HttpRequest) -> HttpResponse:
     with a "your move" marker where the user is awaited and has not checked in."""
     filters = LobbyFilterForm(request.GET or None)
     game, status = filters.filters()
-    open_matches = pages.lobby_matches(user=request.user, game=game, status=status)
-    mine = pages.my_matches(request.user) if request.user.is_authenticated else []
+    open_matches = lobby_list.public_rows(game=game, status=status)
+    mine = lobby_list.my_rows(request.user)
+    joined = {mm.match_id for mm in mine}  # the reader's live seats
+    filter_game, filter_status = lobby_list.filter_fields(game=game, status=status)
     return render(request, "games/lobby.html", {
-        "filters": filters, "open_matches": open_matches, "my_matches": mine,
+        "filter_game": filter_game, "filter_status": filter_status,
+        "open_matches": open_matches, "my_matches": mine,
+        "open_rows": lobby_list.rows_html(request, open_matches, joined=joined),
         "games": registry.all_games(), "status": status})
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from django import forms
-from django.db.models import Count, Q
+from django.db.models import Q
 from django.http import HttpRequest, QueryDict
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext_lazy as _
@@ -102,33 +102,7 @@ def has_custom_order_form(slug: str) -> bool:
     return bool(game and game.hooks.order_from_post)
 
 
-# --- lobby -----------------------------------------------------------------------------
-
-def lobby_matches(*, user: Any, game: str | None, status: str) -> list[Match]:
-    """Public matches for the lobby, with ``players`` counted and ``joined`` for the user,
-    in one query whatever the number of players."""
-    qs = Match.objects.filter(is_private=False).defer(*LIST_DEFERRED)
-    if status == "open":  # the default: what a visitor can join or watch now
-        qs = qs.filter(status__in=[Match.Status.FORMING, Match.Status.RUNNING])
-    elif status != "all":
-        qs = qs.filter(status=status)
-    if game:
-        qs = qs.filter(game=game)
-    qs = qs.annotate(players=Count("seats", filter=Q(seats__removed_at__isnull=True)))
-    if getattr(user, "is_authenticated", False):
-        qs = qs.annotate(joined=Count("seats", filter=Q(seats__user=user,
-                                                       seats__removed_at__isnull=True)))
-    matches = list(qs.order_by("-created_at")[:100])
-    # one reverse() for the list, not two per match in the template
-    detail = reverse("games:match-detail", args=[_URL_MARK]).replace(str(_URL_MARK), "{}")
-    for m in matches:
-        m.game_name = _game_name(m.game)
-        m.detail_url = detail.format(m.pk)
-    return matches
-
-
-_URL_MARK = 918273645
-
+# --- "my matches" (the API, Dice Slayer) -----------------------------------------------
 
 @dataclass
 class MyMatch:
