@@ -91,6 +91,12 @@ def lobby(request: HttpRequest) -> HttpResponse:
     open_matches = lobby_list.public_rows(game=game, status=status)
     mine = lobby_list.my_rows(request.user)
     joined = {mm.match_id for mm in mine}  # the reader's live seats
+    if mine:
+        from press.selectors import unread_counts  # the press app plugs in
+
+        unread = unread_counts(request.user, sorted(joined))  # one cache call for all
+        for mm in mine:
+            mm.unread = unread.get(mm.match_id, 0)
     filter_game, filter_status = lobby_list.filter_fields(game=game, status=status)
     return render(request, "games/lobby.html", {
         "filter_game": filter_game, "filter_status": filter_status,

@@ -96,7 +96,7 @@ def public_rows(*, game: str | None, status: str) -> list[Row]:
         return [Row(*values, game_name=game_name(values[2])) for values in cursor.fetchall()]
 
 
-@dataclass(frozen=True)
+@dataclass
 class Mine:
     """One of the reader's own matches in the lobby's "My matches"."""
 
@@ -107,6 +107,7 @@ class Mine:
     deadline_at: Any
     your_move: bool
     checked_in: bool
+    unread: int | None = None  # press messages not read yet (None: not counted here)
 
     status_label = Row.status_label
 
