@@ -13,11 +13,8 @@ list, and the join/leave forms' CSRF token is put in per request.
 from __future__ import annotations
 
 import json
-import secrets
-from collections import OrderedDict
-from datetime import timezone as dt_timezone
 from dataclasses import dataclass
-from threading import Lock
+from datetime import timezone as dt_timezone
 from typing import Any
 
 from django.db import connection
@@ -29,14 +26,12 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from games import registry
+from games.lib.memo import CSRF_MARK, memo, with_csrf
 from games.models import CheckIn, Match, Phase, Seat
 
 LIMIT = 100
 ROW_TEMPLATE = "games/fragments/lobby_row.html"
-#: rendered in place of the CSRF token, replaced by the reader's own token (random, so no
-#: match name can contain it)
-CSRF_MARK = f"csrf-{secrets.token_hex(16)}"
-MEMO_SIZE = 4000  # rows kept per process (a row is about 0.4 KB)
+
 
 @dataclass(frozen=True)
 class Row:
@@ -162,33 +157,6 @@ def my_rows(user: Any) -> list[Mine]:
     return out
 
 
-class _Memo:
-    """A small thread-safe LRU of rendered rows."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._rows: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
-        self._lock = Lock()
-
-    def get(self, key: tuple[Any, ...]) -> Any:
-        with self._lock:
-            html = self._rows.get(key)
-            if html is not None:
-                self._rows.move_to_end(key)
-            return html
-
-    def put(self, key: tuple[Any, ...], html: Any) -> None:
-        with self._lock:
-            self._rows[key] = html
-            while len(self._rows) > self.size:
-                self._rows.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._rows.clear()
-
-
-memo = _Memo(MEMO_SIZE)
 
 
 def filter_fields(*, game: str | None, status: str) -> tuple[SafeString, SafeString]:
@@ -223,6 +191,6 @@ def rows_html(request: Any, rows: list[Row], *, joined: set[int]) -> SafeString:
             memo.put(key, html)
         parts.append(html)
     out = "".join(parts)
-    if CSRF_MARK in out:
-        out = out.replace(CSRF_MARK, get_token(request))
+    if CSRF_MARK in out:  # the join/leave forms: this reader's own token
+        out = with_csrf(out, get_token(request))
     return mark_safe(out)  # noqa: S308 - rendered by the autoescaping template above
