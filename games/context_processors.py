@@ -18,6 +18,12 @@ def my_games_for_request(request: HttpRequest) -> list[selectors.MyGame]:
     return request._my_games  # type: ignore[attr-defined]
 
 
+def your_move_count_known(request: HttpRequest, count: int) -> None:
+    """A view that loaded the reader's seats itself (the lobby's "My matches", same rule
+    as ``MyGame.your_move``) hands the count over: the nav needs no query of its own."""
+    request._your_move_count = count  # type: ignore[attr-defined]
+
+
 class _Count:
     """A number the template reads only if it shows it (no query on fragments)."""
 
@@ -25,6 +31,9 @@ class _Count:
         self.request = request
 
     def __call__(self) -> int:
+        known = getattr(self.request, "_your_move_count", None)
+        if known is not None:
+            return int(known)
         return sum(1 for g in my_games_for_request(self.request) if g.your_move)
 
 

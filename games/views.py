@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import registry
+from games.context_processors import your_move_count_known
 from games.exceptions import ApplicationError
 from games.forms import LobbyFilterForm, MatchCreateForm, OrderForm, parse_int
 from games.lib import lobby as lobby_list
@@ -91,6 +92,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     open_matches = lobby_list.public_rows(game=game, status=status)
     mine = lobby_list.my_rows(request.user)
     joined = {mm.match_id for mm in mine}  # the reader's live seats
+    your_move_count_known(request, sum(1 for mm in mine if mm.your_move))
     if mine:
         from press.selectors import unread_counts  # the press app plugs in
 
