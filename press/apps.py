@@ -11,6 +11,7 @@ class PressConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from press import emails
+        from press import emails, freshness
 
         emails.register()
+        freshness.register()

@@ -42,6 +42,9 @@ class MatchPress(models.Model):
     pinned = models.ForeignKey("press.Message", null=True, blank=True,
                                on_delete=models.SET_NULL, related_name="+",
                                help_text="The latest director announcement, pinned on top.")
+    version = models.PositiveIntegerField(default=0, db_default=0, editable=False, help_text=(
+        "Bumped by every change a press panel shows (press/freshness.py): a panel rendered "
+        "once is kept under it."))
 
     class Meta:
         verbose_name = "press settings"
@@ -49,6 +52,13 @@ class MatchPress(models.Model):
 
     def __str__(self) -> str:
         return f"press of {self.match_id}: {self.rules}"
+
+    def save(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        """Settings or the pinned announcement changed: what the panels show changed."""
+        self.version = (self.version or 0) + 1
+        if kwargs.get("update_fields") is not None:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "version"}
+        super().save(*args, **kwargs)
 
 
 class Message(models.Model):

@@ -8,7 +8,7 @@ from typing import Any
 from django import template
 
 from games.models import Seat
-from press import selectors
+from press import access, selectors
 from press.pages import panel_context
 from press.text import render_text
 
@@ -25,6 +25,16 @@ def press_panel(context: template.Context) -> dict[str, Any]:
             isinstance(s, Seat) and Seat.user.is_cached(s) for s in seats)):
         seats = None
     return panel_context(request, match, seats=seats)
+
+
+@register.simple_tag(takes_context=True)
+def press_version(context: template.Context) -> int:
+    """The match's press version (press/freshness.py), for the panel's cache key; the
+    settings row it reads is the one the panel reads next (no query of its own)."""
+    match = context.get("match")
+    if match is None or not getattr(match, "pk", None):
+        return 0
+    return access.settings_for(match).version
 
 
 @register.simple_tag(takes_context=True)

@@ -206,3 +206,37 @@ def test_with_the_cache_down_the_page_is_rendered():
     close_phase(match)
     with mock.patch.object(fragment_cache, "cache", DownCache()):
         assert "Action" in _html(reader, match)
+
+
+def test_the_press_panel_follows_every_message_hide_and_mute():
+    from press.services import message_hide, message_post, mute_set
+
+    match, users = kg_match(3, prefix="press")
+    alice, bob, carol = users
+    pages = {u.username: client_for(u) for u in users}
+
+    def panel(who: str) -> str:
+        html = _html(pages[who], match)
+        return re.search(r'<section class="card press".*?</section>', html, re.S).group(0)
+
+    assert "No messages yet" in panel("press0") and "No messages yet" in panel("press2")
+    message_post(match=match, user=bob, to="all", text="hello from bob")
+    assert "hello from bob" in panel("press0")
+    message_post(match=match, user=bob, to=[carol_seat(match, carol)], text="for carol only")
+    assert "for carol only" in panel("press2")
+    assert "for carol only" not in panel("press0")
+    first = message_post(match=match, user=carol, to="all", text="carol speaks")
+    assert "carol speaks" in panel("press0") and "carol speaks" in panel("press1")
+    mute_set(match=match, user=alice, seat_number=carol_seat(match, carol), muted=True)
+    assert "carol speaks" not in panel("press0")
+    director = make_user("press-director")
+    director.is_staff = True
+    director.save()
+    message_hide(match=match, actor=director, message_id=first.pk)
+    assert "carol speaks" not in panel("press1")
+
+
+def carol_seat(match, user) -> int:
+    from games.models import Seat
+
+    return Seat.objects.get(match=match, user=user).number
