@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from django import forms
-from django.db.models import Q
+from django.contrib.postgres.expressions import ArraySubquery
+from django.db.models import OuterRef, Q
 from django.http import HttpRequest, QueryDict
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext_lazy as _
@@ -198,6 +199,23 @@ def player_view(match: Match, seat: Seat | None, director: bool) -> dict[str, An
     return selectors.player_view_for(match, seat, omniscient=director)
 
 
+#: the large JSON columns the match page reads only to render a fragment: the view loads
+#: them (:func:`load_heavy`) when a fragment is not in the cache
+PAGE_DEFERRED = ("state", "config")
+
+
+def load_heavy(match: Match) -> Match:
+    """``state`` and ``config`` of a match loaded with them deferred, in one query (a
+    deferred field read one by one would cost a query each, and ``refresh_from_db`` would
+    forget the memoised seats)."""
+    missing = sorted(match.get_deferred_fields() & set(PAGE_DEFERRED))
+    if missing:
+        row = Match.objects.filter(pk=match.pk).values(*missing).first() or {}
+        for name in missing:
+            setattr(match, name, row.get(name))
+    return match
+
+
 def _remember_seat(match: Match, user: Any, seats: list[Seat]) -> None:
     """Fill :func:`seat_of`'s memo from seats already loaded (one query less)."""
     if getattr(user, "is_authenticated", False):
@@ -222,28 +240,31 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
     _remember_seat(match, user, all_seats)
     seat, director = viewer_of(request, match)
     game = game_or_none(match.game)
-    recent = list(match.phases.order_by("-number")[:HISTORY_LIMIT + 1])
     phase = None
-    if match.status in LIVE_STATUSES:
-        phase = next((p for p in recent if p.closed_at is None), None)
-    history = [p for p in recent if p.closed_at is not None][:HISTORY_LIMIT]
+    if match.status in LIVE_STATUSES:  # the open phase with who pressed check-in, one query
+        phase = (match.phases.filter(closed_at__isnull=True).order_by("-number").annotate(
+            pressed_seats=ArraySubquery(CheckIn.objects.filter(phase=OuterRef("pk"))
+                                        .values("seat__number"))).first())
     seats = [s for s in all_seats if s.removed_at is None]
     names = {s.number: (s.user.get_username() if s.user_id else "bot") for s in seats
              if s.number is not None}
     # the costly parts are computed only when a fragment is rendered, not read back
-    view = Lazy(lambda: player_view(match, seat, director))
+    history = Lazy(lambda: list(match.phases.filter(closed_at__isnull=False)
+                                .order_by("-number")[:HISTORY_LIMIT]))
+    view = Lazy(lambda: player_view(load_heavy(match), seat, director))
     seat_number = seat.number if seat is not None else None
-    window = diary_window(request, phase, history)
+    window = Lazy(lambda: diary_window(request, phase, history()))
     every_name = {s.number: (s.user.get_username() if s.user_id else "bot")
                   for s in all_seats if s.number is not None}  # = selectors.seat_names
     diary_groups = Lazy(lambda: diary_by_turn(diary_lines(
-        request, match, seat_number, director, turns=window["q"], names=every_name)))
+        request, load_heavy(match), seat_number, director, turns=window()["q"],
+        names=every_name)))
     checked_in = awaited = False
     counts = None
     rows = 0
     if phase is not None:
         numbered = [s for s in all_seats if s.number is not None]
-        pressed = selectors.pressed_numbers(phase)
+        pressed = {n for n in phase.pressed_seats or [] if n is not None}
         done = checked_in_numbers(phase, seats=numbered, pressed=pressed)
         rows = 0 if private_checkin(phase) else len(pressed)
         counts = checkin_summary(phase, done=len(done), total=len(numbered))
@@ -276,7 +297,10 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
         "clock_minute": fragment_cache.time_bucket(),  # the seat notes end with the clock
         "match": match, "game": game, "seat": seat, "director": director, "phase": phase,
         "seats": seats, "names": names, "view": view, "diary_groups": diary_groups,
-        "diary_older": window["older"], "diary_asked": window["asked"], "diary_url": reverse("games:match-diary",
+        "diary_older": Lazy(lambda: window()["older"]),
+        "diary_asked": Lazy(lambda: window()["asked"]),
+        "diary_param": parse_int(request.GET.get(DIARY_PARAM)),  # in the board's key
+        "diary_url": reverse("games:match-diary",
                                                              args=[match.pk]),
         "own_diary": hooks.own_diary,
         "history": history, "counts": counts, "checked_in": checked_in, "awaited": awaited,

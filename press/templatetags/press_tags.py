@@ -7,6 +7,7 @@ from typing import Any
 
 from django import template
 
+from games.lib import pages as game_pages
 from games.models import Seat
 from press import access, selectors
 from press.pages import panel_context
@@ -20,6 +21,7 @@ def press_panel(context: template.Context) -> dict[str, Any]:
     request, match = context.get("request"), context.get("match")
     if request is None or match is None or not getattr(match, "pk", None):
         return {"reader": None}
+    game_pages.load_heavy(match)  # the reader's view (alive, team) needs the state
     seats = context.get("seats")  # the match page's seat list, when it has one
     if not (isinstance(seats, list) and all(
             isinstance(s, Seat) and Seat.user.is_cached(s) for s in seats)):
