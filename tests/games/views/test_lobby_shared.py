@@ -142,3 +142,16 @@ def test_the_nav_count_on_the_lobby_is_the_same_as_elsewhere(player, player2):
     seat_checkin(match=match, seat=seat_of(match, player))
     assert not badge.search(client.get(LOBBY).content.decode())
     assert not badge.search(client.get("/m/new/").content.decode())
+
+
+def test_the_lobby_and_its_shell_work_while_the_cache_is_down(player, player2):
+    from django.test.utils import override_settings
+
+    new_match(creator=player, players=[player, player2], start=True, name="Still listed")
+    client = client_for(player)  # logged in while the cache works
+    down = {"default": {"BACKEND": "config.cache.RedisCache",
+                        "LOCATION": "redis://127.0.0.1:1/0"}}  # nothing listens: every call fails
+    with override_settings(CACHES=down):
+        resp = client.get(LOBBY)
+        assert resp.status_code == 200 and "Still listed" in page_text(resp)
+        assert ">alice<" in resp.content.decode()
