@@ -9,7 +9,6 @@ rows only — in the reader's language, and times in the reader's time zone.
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any, Callable
 
@@ -19,11 +18,13 @@ from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils import translation
 from django.utils.html import escape
+from django.utils.safestring import mark_safe
 
 from accounts.profiles import profile_for
 from games import selectors
 from games.registry import UnknownGame, get_game
 from games.lib.dates import format_local
+from games.lib.emailtext import html_compact, text_tidy
 from games.lib.unsubscribe import unsubscribe_url
 from games.models import DiaryEntry, Match, Notification, Phase
 
@@ -99,9 +100,29 @@ def _game_email(n: Notification, lang: str) -> dict[str, Any]:
 
 
 def ctx_new_phase(n: Notification, zone: str, lang: str) -> dict[str, Any]:
+    """The phase, deadline and default; the reader's own parts (``reader_parts``) are
+    rendered apart, so the rest can be shared by a batch's readers."""
+    return _phase_context(n, zone)
+
+
+def reader_parts(n: Notification, context: dict[str, Any], lang: str) -> dict[str, str]:
+    """The parts of a new-phase / your-move email that are the reader's own, rendered:
+    ``lines_txt`` / ``lines_html`` (the diary lines this seat may read, or "nothing new")
+    and, for a new phase, ``game_txt`` / ``game_html`` (the game's block for this seat).
+    ``context`` is the reader's full context (name, link, phase…)."""
+    if n.kind not in (K.NEW_PHASE, K.YOUR_TURN):
+        return {}
     p = n.payload
-    return {**_phase_context(n, zone), **_game_email(n, lang),
-            "lines": _lines(n.match, p.get("seat"), p.get("from_seq", 1), p.get("to_seq", 0), lang)}
+    ctx = {**context, "lines": _lines(n.match, p.get("seat"), p.get("from_seq", 1),
+                                      p.get("to_seq", 0), lang)}
+    parts = {"lines_txt": render_to_string("emails/_lines.txt", ctx),
+             "lines_html": mark_safe(render_to_string("emails/_lines.html", ctx))}
+    if n.kind == K.NEW_PHASE:
+        ctx.update(_game_email(n, lang))
+        txt, html = ctx.get("game_email_txt"), ctx.get("game_email_html")
+        parts["game_txt"] = render_to_string(txt, ctx) if txt else ""
+        parts["game_html"] = mark_safe(render_to_string(html, ctx) if html else "")
+    return parts
 
 
 def ctx_reminder(n: Notification, zone: str, lang: str) -> dict[str, Any]:
@@ -165,13 +186,15 @@ BUILDERS: dict[str, Callable[[Notification, str, str], dict[str, Any]]] = {
 }
 
 
-#: kinds whose rendering depends on the row's payload, match, phase, language and zone
-#: only (never on who the reader is beyond the seat in the payload): rendered once per
-#: batch for all their readers with the same inputs, then given each reader's name and
-#: link (``_render``)
+#: kinds whose rendering, apart from the reader's own parts (``reader_parts``), depends on
+#: the match, phase, language and zone only (never on who the reader is): rendered once per
+#: batch for all their readers with the same inputs, with tokens in place of the reader's
+#: name, link and parts, then filled in for each reader (``_contents``)
 SHARED_KINDS = frozenset({K.NEW_PHASE, K.YOUR_TURN, K.REMINDER, K.MATCH_STARTED})
 NAME_TOKEN = "PBWREADERNAMEq7Zk"
 LINK_TOKEN = "PBWREADERLINKq7Zk"
+PART_TOKENS = {part: f"PBWREADER{part.replace('_', '').upper()}q7Zk"
+               for part in ("lines_txt", "lines_html", "game_txt", "game_html")}
 
 
 class _AnyReader:
@@ -194,24 +217,36 @@ def _render(n: Notification, context: dict[str, Any]) -> tuple[str, str, str]:
 
 def _contents(n: Notification, zone: str, lang: str, link: str) -> tuple[str, str, str]:
     """Subject, text and HTML of ``n`` for its reader. Shared kinds are rendered once per
-    (kind, language, zone, phase, payload) and Match object (one per match and batch)
-    with tokens in place of the reader's name and unsubscribe link, then filled in."""
+    (kind, language, zone, phase) and Match object (one per match and batch) with tokens
+    in place of the reader's name, unsubscribe link and own parts, then filled in: a
+    batch of a close's emails costs one rendering of the body, and per reader only its
+    diary lines and the game's block."""
     user = n.recipient
     base = {"notification": n, "match": n.match, "match_url": match_url(n.match),
             "site_name": settings.SITE_NAME, "site_url": settings.SITE_URL}
     if n.kind not in SHARED_KINDS or n.match is None:
-        return _render(n, {**base, "user": user, "unsubscribe_url": link,
-                           **BUILDERS[n.kind](n, zone, lang)})
+        context = {**base, "user": user, "unsubscribe_url": link,
+                   **BUILDERS[n.kind](n, zone, lang)}
+        subject, text, html = _render(n, {**context, **reader_parts(n, context, lang)})
+        return subject, text_tidy(text), html_compact(html)
     memo = n.match.__dict__.setdefault("_email_render_memo", {})
-    key = (n.kind, lang, zone, n.phase_id, json.dumps(n.payload, sort_keys=True, default=str))
+    shared = BUILDERS[n.kind](n, zone, lang)
+    key = (n.kind, lang, zone, n.phase_id, n.payload.get("phase_id"))
     if key not in memo:
-        memo[key] = _render(n, {**base, "user": _AnyReader(), "unsubscribe_url": LINK_TOKEN,
-                                **BUILDERS[n.kind](n, zone, lang)})
+        memo[key] = _render(n, {**base, "notification": None, "user": _AnyReader(),
+                                "unsubscribe_url": LINK_TOKEN, **shared, **PART_TOKENS})
     subject, text, html = memo[key]
     name = user.get_username()
-    return (subject.replace(LINK_TOKEN, link).replace(NAME_TOKEN, name),
-            text.replace(LINK_TOKEN, link).replace(NAME_TOKEN, name),
-            html.replace(LINK_TOKEN, escape(link)).replace(NAME_TOKEN, escape(name)))
+    subject = subject.replace(LINK_TOKEN, link).replace(NAME_TOKEN, name)
+    text = text.replace(LINK_TOKEN, link).replace(NAME_TOKEN, name)
+    html = html.replace(LINK_TOKEN, escape(link)).replace(NAME_TOKEN, escape(name))
+    parts = reader_parts(n, {**base, "user": user, "unsubscribe_url": link, **shared}, lang)
+    for part, token in PART_TOKENS.items():
+        if part.endswith("_txt"):
+            text = text.replace(token, parts.get(part, ""))
+        else:
+            html = html.replace(token, parts.get(part, ""))
+    return subject, text_tidy(text), html_compact(html)
 
 
 def build(n: Notification) -> EmailMultiAlternatives:

@@ -33,7 +33,8 @@ def _header(name: str, value: str) -> str:
 def _part(content_type: str, text: str) -> str:
     """One ``text/*`` part: headers, blank line, body (CRLF line ends)."""
     lines = text.splitlines()
-    long_line = any(len(line.encode()) > MAX_LINE for line in lines)
+    long_line = (len(text) * 4 > MAX_LINE and len(text.encode()) > MAX_LINE
+                 and any(len(line.encode()) > MAX_LINE for line in lines))
     if long_line:
         # quoprimime escapes code points < 256: feed it the UTF-8 bytes as latin-1
         encoding = "quoted-printable"
@@ -41,7 +42,8 @@ def _part(content_type: str, text: str) -> str:
     else:
         encoding = "7bit" if text.isascii() else "8bit"
         body = CRLF.join(lines) + (CRLF if text.endswith(("\n", "\r")) else "")
-    return (f'Content-Type: {content_type}; charset="utf-8"{CRLF}MIME-Version: 1.0{CRLF}'
+    # (no MIME-Version here: RFC 2045 §4 asks for it in the message's header only)
+    return (f'Content-Type: {content_type}; charset="utf-8"{CRLF}'
             f"Content-Transfer-Encoding: {encoding}{CRLF}{CRLF}{body}")
 
 

@@ -36,3 +36,34 @@ def test_new_phase_email_has_diary_lines_and_what_you_can_do_now(db):
                                     kind=Notification.Kind.NEW_PHASE).latest("id")
     text = emails.build(n).body
     assert "You can move to" in text and "The market is" in text
+
+
+def test_a_batch_shares_the_body_and_gives_each_reader_only_their_own_parts(
+        db, mailoutbox):
+    """The outbox renders a close's emails once per batch (emails.SHARED_KINDS) and fills
+    in each reader's own diary lines and "what you can do now": nobody gets another's."""
+    from games.services.outbox import notifications_send_batch
+
+    match, users = kg_match(3)
+    alice, bob, carol = users
+    submit(match, alice, {"type": "start_zone", "zone": "ponte_ovest"})
+    submit(match, bob, {"type": "start_zone", "zone": "ponte_ovest"})
+    submit(match, carol, {"type": "start_zone", "zone": "cave_sud_est"})
+    Notification.objects.all().delete()
+    close_phase(match)
+    rows = Notification.objects.filter(match=match, kind=Notification.Kind.NEW_PHASE)
+    mailoutbox.clear()
+    Notification.objects.filter(pk__in=rows).update(sent_at=None, claimed_until=None)
+    report = notifications_send_batch(ids=[n.pk for n in rows])
+    assert len(report.sent) == 3 == len(mailoutbox)
+    by_reader = {m.to[0]: (m.body, m.alternatives[0][0]) for m in mailoutbox}
+    for user, start, other in ((alice, "Ponte Ovest", "Cave Sud-Est"),
+                               (bob, "Ponte Ovest", "Cave Sud-Est"),
+                               (carol, "Cave Sud-Est", "Ponte Ovest")):
+        text, html = by_reader[user.email]
+        assert f"Hello {user.username}," in text and f"You start in {start}." in text
+        assert f"You are in {start}" in text and f"You are in {start}" in html
+        assert f"You start in {other}." not in text + html
+        assert f"You are in {other}" not in text + html
+        assert "PBWREADER" not in text + html
+        assert max(len(line.encode()) for line in html.splitlines()) <= 500
