@@ -92,11 +92,11 @@ def fill_csrf(html: str, token: Any) -> str:
 
 
 def roster_digest(seats: Iterable[Any]) -> str:
-    """Seat ids, numbers, names and bot flags of every seat: a rename, a takeover or a
-    seat removed changes the keys even where it bumps no version."""
+    """Seat ids, numbers, names and bot flags of every seat (``games.lib.pages.SeatRow``):
+    a rename, a takeover or a seat removed changes the keys where it bumps no version."""
     digest = hashlib.sha1()
     for s in seats:
-        name = s.user.get_username() if s.user_id else ""
+        name = s.username if s.user_id else ""
         digest.update(f"{s.pk}.{s.number}.{name}.{int(s.is_bot)}.{int(s.removed_at is None)};"
                       .encode())
     return digest.hexdigest()[:12]

@@ -19,7 +19,7 @@ See docs/pages.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from django import forms
 from django.contrib.postgres.expressions import ArraySubquery
@@ -216,13 +216,45 @@ def load_heavy(match: Match) -> Match:
     return match
 
 
-def _remember_seat(match: Match, user: Any, seats: list[Seat]) -> None:
-    """Fill :func:`seat_of`'s memo from seats already loaded (one query less)."""
+class SeatRow(NamedTuple):
+    """One seat as the match page's keys, names and counts need it: a plain row (a
+    hundred model instances with their users cost ~2 ms to build, and only a fragment
+    rendered anew needs them)."""
+
+    pk: int
+    number: int | None
+    user_id: int | None
+    username: str | None
+    is_bot: bool
+    removed_at: Any
+    version: int
+    fields: tuple[Any, ...]  # every column of the seat, for the reader's own Seat
+
+
+_SEAT_COLUMNS = tuple(f.attname for f in Seat._meta.concrete_fields)
+
+
+def seat_rows(match: Match) -> list[SeatRow]:
+    """Every seat of the match (removed ones too), in seat order, in one narrow query."""
+    out = []
+    index = {name: i for i, name in enumerate(_SEAT_COLUMNS)}
+    for row in (match.seats.order_by("number", "joined_at")
+                .values_list(*_SEAT_COLUMNS, "user__username")):
+        out.append(SeatRow(row[index["id"]], row[index["number"]], row[index["user_id"]],
+                           row[-1], row[index["is_bot"]], row[index["removed_at"]],
+                           row[index["version"]], row[:-1]))
+    return out
+
+
+def _remember_seat(match: Match, user: Any, seats: list[SeatRow]) -> None:
+    """Fill :func:`seat_of`'s memo from the rows already loaded (one query less)."""
     if getattr(user, "is_authenticated", False):
         cache = match.__dict__.setdefault("_seat_cache", {})
         if user.pk not in cache:
-            cache[user.pk] = next((s for s in seats if s.user_id == user.pk
-                                   and s.removed_at is None), None)
+            row = next((s for s in seats if s.user_id == user.pk and s.removed_at is None),
+                       None)
+            cache[user.pk] = (Seat.from_db(Seat.objects.db, _SEAT_COLUMNS, row.fields)
+                              if row is not None else None)
 
 
 def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
@@ -236,7 +268,7 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
     and the seat notes only when a fragment that shows them is rendered, not read back from
     the fragment cache (``fragment_keys``, games/lib/fragment_cache.py)."""
     user = request.user
-    all_seats = list(match.seats.select_related("user").order_by("number", "joined_at"))
+    all_seats = seat_rows(match)
     _remember_seat(match, user, all_seats)
     seat, director = viewer_of(request, match)
     game = game_or_none(match.game)
@@ -245,16 +277,18 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
         phase = (match.phases.filter(closed_at__isnull=True).order_by("-number").annotate(
             pressed_seats=ArraySubquery(CheckIn.objects.filter(phase=OuterRef("pk"))
                                         .values("seat__number"))).first())
-    seats = [s for s in all_seats if s.removed_at is None]
-    names = {s.number: (s.user.get_username() if s.user_id else "bot") for s in seats
-             if s.number is not None}
+    names = {s.number: (s.username if s.user_id else "bot") for s in all_seats
+             if s.number is not None and s.removed_at is None}
+    # the seats as models (with their users) only for a fragment rendered anew
+    seats = Lazy(lambda: [s for s in match.seats.select_related("user")
+                          .order_by("number", "joined_at") if s.removed_at is None])
     # the costly parts are computed only when a fragment is rendered, not read back
     history = Lazy(lambda: list(match.phases.filter(closed_at__isnull=False)
                                 .order_by("-number")[:HISTORY_LIMIT]))
     view = Lazy(lambda: player_view(load_heavy(match), seat, director))
     seat_number = seat.number if seat is not None else None
     window = Lazy(lambda: diary_window(request, phase, history()))
-    every_name = {s.number: (s.user.get_username() if s.user_id else "bot")
+    every_name = {s.number: (s.username if s.user_id else "bot")
                   for s in all_seats if s.number is not None}  # = selectors.seat_names
     diary_groups = Lazy(lambda: diary_by_turn(diary_lines(
         request, load_heavy(match), seat_number, director, turns=window()["q"],
@@ -289,7 +323,7 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
             admin_url = reverse("admin:games_match_change", args=[match.pk])
         except NoReverseMatch:
             admin_url = None
-    seat_notes = Lazy(lambda: [note for hook in SEAT_NOTES for note in hook(match, seats)]
+    seat_notes = Lazy(lambda: [note for hook in SEAT_NOTES for note in hook(match, seats())]
                       if running else [])
     return {
         "admin_url": admin_url, "seat_notes": seat_notes,

@@ -22,7 +22,7 @@ def press_panel(context: template.Context) -> dict[str, Any]:
     if request is None or match is None or not getattr(match, "pk", None):
         return {"reader": None}
     game_pages.load_heavy(match)  # the reader's view (alive, team) needs the state
-    seats = context.get("seats")  # the match page's seat list, when it has one
+    seats = game_pages.resolved(context.get("seats"))  # the match page's, when it has one
     if not (isinstance(seats, list) and all(
             isinstance(s, Seat) and Seat.user.is_cached(s) for s in seats)):
         seats = None

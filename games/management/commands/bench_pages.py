@@ -422,6 +422,8 @@ class Command(BaseCommand):
         for _ in range(20):
             client.get(url, headers=headers)
         prof.disable()
+        if os.environ.get("BENCH_PROFILE_OUT"):  # a file for pstats / snakeviz
+            prof.dump_stats(os.environ["BENCH_PROFILE_OUT"])
         out = io.StringIO()
         pstats.Stats(prof, stream=out).sort_stats(os.environ.get("BENCH_PROFILE_SORT", "cumulative")).print_stats(60)
         sys.stderr.write(out.getvalue())
