@@ -214,3 +214,39 @@ def test_junk_poll_numbers_are_never_a_500(player, player2, junk):
     client = client_for(player)
     answer = client.get(reverse("games:match-poll", args=[match.pk]) + "?" + junk, headers=HX)
     assert answer.status_code in (200, 204)
+
+
+def test_the_shortcut_answers_exactly_what_the_full_way_answers(player, player2, stranger,
+                                                               staff, settings):
+    """Every poll of a matrix (public or private, seated or not, staff, visitor, stale or
+    fresh numbers, junk) gets the same status with and without FastPollMiddleware."""
+    public = new_match(creator=player, players=[player, player2], start=True)
+    private = new_match(creator=player, players=[player, player2], start=True, private=True)
+    seat_checkin(match=public, seat=seat_of(public, player2), phase_id=open_phase(public).pk)
+    users = {"player": player, "player2": player2, "stranger": stranger, "staff": staff,
+             "visitor": None}
+    polls = []
+    for match in (public, private):
+        url = reverse("games:match-poll", args=[match.pk])
+        v = match.version
+        for query in (f"v={v}&s=0&c=1", f"v={v}&s=0&c=0", f"v={v}&s=1", f"v={v - 1}",
+                      f"v={v}&s=0&c=1&a=1", f"v={v}&a=1", "v=x", f"v={v}&c=junk"):
+            polls.append(f"{url}?{query}")
+    polls.append(reverse("sanguosha:table-poll", args=[public.pk]) + f"?v={public.version}")
+    without = [m for m in settings.MIDDLEWARE if m != "games.middleware.FastPollMiddleware"]
+    answers = {}
+    shortcuts = 0
+    for shortcut in (True, False):
+        if not shortcut:
+            settings.MIDDLEWARE = without
+        for name, user in users.items():
+            client = client_for(user)  # a new client loads the middleware of the moment
+            for url in polls:
+                with CaptureQueriesContext(connection) as ctx:
+                    resp = client.get(url, headers=HX)
+                shortcuts += shortcut and resp.status_code == 204 and len(ctx) == 1
+                answers.setdefault((name, url), []).append(
+                    (resp.status_code, resp.headers.get("HX-Redirect", "")[:20]))
+    differ = {k: v for k, v in answers.items() if v[0] != v[1]}
+    assert not differ, differ
+    assert shortcuts >= 8  # the matrix does reach the shortcut
