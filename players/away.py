@@ -207,11 +207,20 @@ def seat_notes(match: Match, seats) -> list[str]:
                          "record__absent_since")
             .order_by("number"))
     notes: dict[int, str] = {}
+    absent_names: dict[int, str] = {}
     for number, name, away_end, absent in rows:
         who = name or "bot"
         if away_end is not None and away_end > now:
             when = formats.date_format(timezone.localtime(away_end), "D j M, H:i")
             notes[number] = f"{who} is away until {when}"
+            absent_names.pop(number, None)
         elif absent is not None and number not in notes:
-            notes[number] = f"{who} is absent (missed several phases in a row)"
-    return [notes[n] for n in sorted(notes)]
+            absent_names[number] = who
+    out = [notes[n] for n in sorted(notes)]
+    # one line for the absent seats, not one each (a 100-seat match with bots had 99)
+    names = [absent_names[n] for n in sorted(absent_names)]
+    if len(names) == 1:
+        out.append(f"{names[0]} is absent (missed several phases in a row)")
+    elif names:
+        out.append(f"Absent (missed several phases in a row): {', '.join(names)}")
+    return out

@@ -9,7 +9,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.urls import reverse
 
-from games.models import Match
+from games.models import Match, Seat
 from press import access, selectors, services
 from press.models import Message, PressRules
 
@@ -42,7 +42,7 @@ def panel_context(request: HttpRequest, match: Match, *, before_id: int | None =
         if seats is None:
             seats = list(match.seats.filter(removed_at__isnull=True, number__isnull=False)
                          .select_related("user").order_by("number"))
-        others = [{"number": s.number, "name": s.user.get_username() if s.user_id else "bot"}
+        others = [{"number": s.number, "name": _name(s)}
                   for s in seats if s.number is not None and s.removed_at is None
                   and s.number != reader.number]
     ctx.update(
@@ -62,6 +62,15 @@ def panel_context(request: HttpRequest, match: Match, *, before_id: int | None =
         next_url=_next_url(request),
     )
     return ctx
+
+
+def _name(seat: Any) -> str:
+    """A seat's player name: a ``Seat`` with its user, or the match page's ``SeatRow``."""
+    if not seat.user_id:
+        return "bot"
+    if isinstance(seat, Seat):
+        return str(seat.user.get_username())
+    return str(seat.username)
 
 
 def _next_url(request: HttpRequest) -> str:

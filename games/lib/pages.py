@@ -47,8 +47,8 @@ ORDER_FORM_INVALID = _("This order form is not valid.")
 
 
 #: Apps beside the framework annotate the seats of a running match (the players app: "away
-#: until …", "absent"): each hook takes (match, seats) and returns notes to show under the
-#: players, one string each. ``games`` imports none of them.
+#: until …", "absent"): each hook takes (match, seats: the live seats as ``SeatRow``) and
+#: returns notes to show under the players, one string each. ``games`` imports none of them.
 SEAT_NOTES: list[Callable[[Match, list[Seat]], list[str]]] = []
 
 
@@ -279,9 +279,7 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
                                         .values("seat__number"))).first())
     names = {s.number: (s.username if s.user_id else "bot") for s in all_seats
              if s.number is not None and s.removed_at is None}
-    # the seats as models (with their users) only for a fragment rendered anew
-    seats = Lazy(lambda: [s for s in match.seats.select_related("user")
-                          .order_by("number", "joined_at") if s.removed_at is None])
+    seats = [s for s in all_seats if s.removed_at is None]  # rows (SeatRow), not models
     # the costly parts are computed only when a fragment is rendered, not read back
     history = Lazy(lambda: list(match.phases.filter(closed_at__isnull=False)
                                 .order_by("-number")[:HISTORY_LIMIT]))
@@ -323,7 +321,7 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
             admin_url = reverse("admin:games_match_change", args=[match.pk])
         except NoReverseMatch:
             admin_url = None
-    seat_notes = Lazy(lambda: [note for hook in SEAT_NOTES for note in hook(match, seats())]
+    seat_notes = Lazy(lambda: [note for hook in SEAT_NOTES for note in hook(match, seats)]
                       if running else [])
     return {
         "admin_url": admin_url, "seat_notes": seat_notes,

@@ -8,7 +8,6 @@ from typing import Any
 from django import template
 
 from games.lib import pages as game_pages
-from games.models import Seat
 from press import access, selectors
 from press.pages import panel_context
 from press.text import render_text
@@ -22,9 +21,9 @@ def press_panel(context: template.Context) -> dict[str, Any]:
     if request is None or match is None or not getattr(match, "pk", None):
         return {"reader": None}
     game_pages.load_heavy(match)  # the reader's view (alive, team) needs the state
-    seats = game_pages.resolved(context.get("seats"))  # the match page's, when it has one
-    if not (isinstance(seats, list) and all(
-            isinstance(s, Seat) and Seat.user.is_cached(s) for s in seats)):
+    # the match page's seats (``SeatRow``: number, user_id, username), when it has them
+    seats = context.get("seats")
+    if not (isinstance(seats, list) and all(isinstance(s, game_pages.SeatRow) for s in seats)):
         seats = None
     return panel_context(request, match, seats=seats)
 
