@@ -64,11 +64,12 @@ class FastPollMiddleware:
         except Resolver404:
             return None
         spec = getattr(found.func, "fast_poll", None)
-        match_id = found.kwargs.get("match_id")
-        if not isinstance(spec, polls.FastPoll) or not isinstance(match_id, int):
+        if not isinstance(spec, polls.FastPoll):
             return None
         request.get_host()  # a bad Host header is refused here as on the full way (400)
-        if not polls.unchanged(request, match_id, spec):
+        if not polls.answers_204(request, spec, found.kwargs):
             return None
-        _mark_seen(request, match_id)
+        match_id = found.kwargs.get("match_id")
+        if isinstance(match_id, int):
+            _mark_seen(request, match_id)
         return HttpResponse(status=204)

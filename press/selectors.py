@@ -149,7 +149,13 @@ def _match_key(user_id: int, match_id: int) -> str:
 def unread_total(user: Any) -> int:
     if not getattr(user, "is_authenticated", False):
         return 0
-    return max(0, int(cache.get(_total_key(user.pk)) or 0))
+    return unread_total_of(user.pk)
+
+
+@_cache_safe(0)
+def unread_total_of(user_id: int) -> int:
+    """:func:`unread_total` by user id (the nav poll's shortcut loads no user)."""
+    return max(0, int(cache.get(_total_key(user_id)) or 0))
 
 
 @_cache_safe(dict)

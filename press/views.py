@@ -17,6 +17,8 @@ from django.views.decorators.http import require_GET, require_POST
 from games.exceptions import ApplicationError
 from games.forms import parse_int
 from games.lib import pages as game_pages
+from games.lib import polls
+from games.lib.polls import fast_poll
 from games.models import Match
 from press import access, selectors, services
 from press.pages import panel_context
@@ -152,9 +154,23 @@ def mute(request: HttpRequest, match_id: int) -> HttpResponse:
     return _done(request, match, MUTED if on else UNMUTED)
 
 
+def _unread_unchanged(request: HttpRequest, kwargs: dict) -> bool:
+    """The poll's shortcut (``games.lib.polls``): the count the nav shows (``?v=``) is
+    still the reader's, for an account the session still vouches for."""
+    seen = parse_int(request.GET.get("v"))
+    if seen is None:
+        return False
+    user_id = polls.session_account(request)
+    return user_id is not None and seen == selectors.unread_total_of(user_id)
+
+
+@fast_poll(check=_unread_unchanged)
 @require_GET
 def unread(request: HttpRequest) -> HttpResponse:
-    """The nav's unread badge (polled by htmx)."""
+    """The nav's unread badge (polled by htmx every 10 s with the count it shows as
+    ``?v=``): 204 while that count holds, else the badge (a visitor's stops polling)."""
+    total = selectors.unread_total(request.user)
+    if request.user.is_authenticated and parse_int(request.GET.get("v")) == total:
+        return HttpResponse(status=204)
     return render(request, "press/fragments/nav_unread.html",
-                  {"press_unread_total": selectors.unread_total(request.user),
-                   "press_poll": request.user.is_authenticated})
+                  {"press_unread_total": total, "press_poll": request.user.is_authenticated})

@@ -45,15 +45,29 @@ class FastPoll:
     game: str | None = None  # the URL's game; None: any game (the generic match poll)
     visitors: bool = False  # a logged-out visitor (``a=1``) may poll a public match
     unless: tuple[str, ...] = ()  # query parameters that make the URL more than a poll
+    #: a poll of something else than a match (the nav's unread count): (request, URL
+    #: arguments) -> True when the view would answer 204; it vouches for the account
+    #: with :func:`session_account`
+    check: Callable[[HttpRequest, dict[str, Any]], bool] | None = None
 
 
 def fast_poll(*, game: str | None = None, visitors: bool = False,
-              unless: tuple[str, ...] = ()) -> Callable[[Any], Any]:
+              unless: tuple[str, ...] = (),
+              check: Callable[[HttpRequest, dict[str, Any]], bool] | None = None,
+              ) -> Callable[[Any], Any]:
     """Mark a poll view (the outermost decorator) for ``FastPollMiddleware``."""
     def mark(view: Any) -> Any:
-        view.fast_poll = FastPoll(game=game, visitors=visitors, unless=unless)
+        view.fast_poll = FastPoll(game=game, visitors=visitors, unless=unless, check=check)
         return view
     return mark
+
+
+def answers_204(request: HttpRequest, spec: FastPoll, kwargs: dict[str, Any]) -> bool:
+    """The shortcut's decision for a URL marked with ``spec`` (False: the full way)."""
+    if spec.check is not None:
+        return bool(spec.check(request, kwargs))
+    match_id = kwargs.get("match_id")
+    return isinstance(match_id, int) and unchanged(request, match_id, spec)
 
 
 _SQL: str | None = None
@@ -65,7 +79,8 @@ def _sql() -> str:
     table names)."""
     global _SQL
     if _SQL is None:
-        user = get_user_model()._meta.db_table
+        model = get_user_model()
+        user, user_pk = model._meta.db_table, model._meta.pk.column
         match, seat, phase, checkin = (Match._meta.db_table, Seat._meta.db_table,
                                        Phase._meta.db_table, CheckIn._meta.db_table)
         open_phase = (f"SELECT p.id FROM {phase} p WHERE p.match_id = m.id "
@@ -78,7 +93,7 @@ def _sql() -> str:
                     AND p.closed_at IS NULL ORDER BY p.number DESC LIMIT 1),
                    (SELECT COUNT(*) FROM {checkin} c WHERE c.phase_id = ({open_phase})),
                    u.is_active, u.is_staff, u.password
-            FROM {match} m LEFT JOIN {user} u ON u.id = %s
+            FROM {match} m LEFT JOIN {user} u ON u.{user_pk} = %s
             WHERE m.id = %s"""
     return _SQL
 
@@ -95,10 +110,28 @@ def _session_user(request: HttpRequest) -> tuple[int | None, str]:
     return user_id, str(session.get(HASH_SESSION_KEY, ""))
 
 
-def _same_password(user_id: int, password: str, session_hash: str) -> bool:
+def _account_ok(user_id: int, session_hash: str, active: Any, staff: Any,
+                password: Any) -> bool:
+    """The account the session names may be answered without the full way: it exists,
+    is active, is not staff, and its password is the one the session logged in with."""
+    if not active or staff or password is None or not session_hash:
+        return False
     user = get_user_model()(pk=user_id, password=password)
-    return bool(session_hash) and constant_time_compare(session_hash,
-                                                        user.get_session_auth_hash())
+    return constant_time_compare(session_hash, user.get_session_auth_hash())
+
+
+def session_account(request: HttpRequest) -> int | None:
+    """The session's user id if :func:`_account_ok` (one query), else None."""
+    user_id, session_hash = _session_user(request)
+    if user_id is None:
+        return None
+    model = get_user_model()
+    sql = (f"SELECT u.is_active, u.is_staff, u.password FROM {model._meta.db_table} u "
+           f"WHERE u.{model._meta.pk.column} = %s")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [user_id])
+        row = cursor.fetchone()
+    return user_id if row is not None and _account_ok(user_id, session_hash, *row) else None
 
 
 def unchanged(request: HttpRequest, match_id: int, spec: FastPoll) -> bool:
@@ -122,7 +155,7 @@ def unchanged(request: HttpRequest, match_id: int, spec: FastPoll) -> bool:
     if user_id is None:
         if is_private:
             return False
-    elif not active or staff or not _same_password(user_id, password, session_hash):
+    elif not _account_ok(user_id, session_hash, active, staff, password):
         return False
     elif is_private and seat_version is None:
         return False  # not seated in a private match: the full way decides (404)
