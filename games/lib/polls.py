@@ -2,8 +2,9 @@
 the rest of the middleware, the user and the view: one query, no user object, no template.
 
 A poll view opts in with ``@fast_poll(game=...)`` (the generic match poll, the Three
-Kingdoms Kill table and the Dice Slayer board); ``games.middleware.FastPollMiddleware``
-answers it when :func:`unchanged` holds and hands everything else to the normal stack.
+Kingdoms Kill table and the Dice Slayer board; the nav's unread badge with its own
+``check``); ``games.middleware.FastPollMiddleware`` answers it when :func:`answers_204`
+holds and hands everything else to the normal stack.
 The view itself still decides with the full checks, so the shortcut only ever answers what
 the full way would have answered 204 too:
 
