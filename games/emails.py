@@ -9,6 +9,7 @@ rows only — in the reader's language, and times in the reader's time zone.
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any, Callable
 
@@ -236,16 +237,22 @@ def _contents(n: Notification, zone: str, lang: str, link: str) -> tuple[str, st
         memo[key] = _render(n, {**base, "notification": None, "user": _AnyReader(),
                                 "unsubscribe_url": LINK_TOKEN, **shared, **PART_TOKENS})
     subject, text, html = memo[key]
-    name = user.get_username()
-    subject = subject.replace(LINK_TOKEN, link).replace(NAME_TOKEN, name)
-    text = text.replace(LINK_TOKEN, link).replace(NAME_TOKEN, name)
-    html = html.replace(LINK_TOKEN, escape(link)).replace(NAME_TOKEN, escape(name))
-    parts = reader_parts(n, {**base, "user": user, "unsubscribe_url": link, **shared}, lang)
+    # the reader's parts: the same for each row of one seat and range (payload), so once
+    # per batch for a reader with several emails; their name and link are tokens too
+    parts_key = (*key, json.dumps(n.payload, sort_keys=True, default=str))
+    if parts_key not in memo:
+        memo[parts_key] = reader_parts(n, {**base, "notification": None, "user": _AnyReader(),
+                                           "unsubscribe_url": LINK_TOKEN, **shared}, lang)
+    parts = memo[parts_key]
     for part, token in PART_TOKENS.items():
         if part.endswith("_txt"):
             text = text.replace(token, parts.get(part, ""))
         else:
             html = html.replace(token, parts.get(part, ""))
+    name = user.get_username()
+    subject = subject.replace(LINK_TOKEN, link).replace(NAME_TOKEN, name)
+    text = text.replace(LINK_TOKEN, link).replace(NAME_TOKEN, name)
+    html = html.replace(LINK_TOKEN, escape(link)).replace(NAME_TOKEN, escape(name))
     return subject, text_tidy(text), html_compact(html)
 
 
