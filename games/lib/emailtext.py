@@ -4,9 +4,10 @@ Templates are written for people to read, one tag or sentence a line, with blank
 where a block was left out. On the wire every line costs: a mail server reads the DATA
 section line by line, and a client shows stray blank lines. So the HTML part is written
 with the whitespace between lines folded to one space (the same rendering: HTML collapses
-whitespace, and our emails have no ``<pre>``) and re-wrapped at spaces into lines of a
-few hundred bytes, well under SMTP's 998; the text part keeps its lines (they are what
-the reader sees) but loses trailing spaces and runs of blank lines.
+whitespace, and our emails have no ``<pre>``) and re-wrapped into lines of a few hundred
+bytes, well under SMTP's 998, between tags where it can (a sentence stays whole); the text
+part keeps its lines (they are what the reader sees) but loses trailing spaces and runs
+of blank lines.
 """
 
 from __future__ import annotations
@@ -34,7 +35,10 @@ def html_compact(html: str) -> str:
         return flat + "\n"
     lines, start = [], 0
     while len(flat) - start > width:
-        cut = flat.rfind(" ", start, start + width + 1)
+        # between two tags where possible (a sentence stays on one line), else at a space
+        cut = flat.rfind("> <", start, start + width) + 1
+        if cut <= start:
+            cut = flat.rfind(" ", start, start + width + 1)
         if cut <= start:  # one word longer than a line: it gets a line of its own
             cut = flat.find(" ", start + width)
             if cut < 0:

@@ -38,7 +38,7 @@ from django.db.models import F, Q
 from django.utils.timezone import now as timezone_now
 
 from games import emails
-from games.lib import mime, unsubscribe
+from games.lib import mime, smtpsend, unsubscribe
 from games.models import Match, Notification
 from games.services import notifications
 
@@ -229,16 +229,17 @@ def _send_one(connection, message) -> None:
     """Hand one message to the open connection; raises what the server said.
 
     On Django's SMTP backend the message is flattened by ``games.lib.mime`` (a fraction of
-    the CPU of Django's generator) and given to the open ``smtplib`` session: the same
-    ``MAIL``/``RCPT``/``DATA`` and the same verdicts. Other backends (locmem in tests,
-    console) and any message of another shape take Django's ``send_messages``."""
+    the CPU of Django's generator) and given to the open ``smtplib`` session by
+    ``games.lib.smtpsend``: the same ``MAIL``/``RCPT``/``DATA`` and the same verdicts.
+    Other backends (locmem in tests, console) and any message of another shape take
+    Django's ``send_messages``."""
     raw = None
     if type(connection) is SMTPBackend and connection.connection is not None:
         raw = mime.as_bytes(message, localtime=settings.EMAIL_USE_LOCALTIME)
     if raw is None:
         connection.send_messages([message])
         return
-    connection.connection.sendmail(message.from_email, list(message.to), raw)
+    smtpsend.send(connection.connection, message.from_email, list(message.to), raw)
 
 
 def notifications_drain(*, budget_seconds: float = 25.0, now: datetime | None = None) -> int:

@@ -30,3 +30,12 @@ def test_wide_characters_stay_under_the_limit_and_a_long_word_keeps_its_own_line
 def test_text_keeps_its_lines_without_trailing_spaces_or_blank_runs():
     text = "Hello bob,\n\nWhat you saw:\n\n- a   \n- b\n\n\n\nPlay: x\n\n--\nfooter\n\n\n"
     assert text_tidy(text) == "Hello bob,\n\nWhat you saw:\n\n- a\n- b\n\nPlay: x\n\n--\nfooter\n"
+
+
+def test_lines_break_between_tags_so_a_sentence_stays_whole():
+    html = "\n".join(f"<p>Paragraph {i}: your guess was {i * 7}.</p>" for i in range(60))
+    out = html_compact(html)
+    lines = out.splitlines()
+    assert len(lines) > 1
+    for i in range(60):
+        assert any(f"<p>Paragraph {i}: your guess was {i * 7}.</p>" in line for line in lines)
