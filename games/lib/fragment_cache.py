@@ -47,6 +47,9 @@ FRAGMENT_TTL = 600
 NO_CACHE_FLAG = "no_fragment_cache"
 #: the context entry :func:`page_keys` fills
 KEYS_NAME = "fragment_keys"
+#: the context entry listing the fragments a page will ask for, as (name, scope, parts):
+#: read in one round trip when the first of them renders (:func:`prefetch`)
+PREFETCH_NAME = "fragment_prefetch"
 SCOPES = ("public", "reader")
 _SOURCE_SUFFIXES = (".py", ".html", ".txt", ".mo")
 _SKIP_DIRS = {"__pycache__", "migrations", "node_modules", ".git", "static", "staticfiles"}
@@ -135,6 +138,20 @@ def time_bucket(seconds: int = 60) -> int:
     """For a fragment that shows what the clock changes (an away period that ends): in
     its key, it is rendered again at least every ``seconds``."""
     return int(time.time() // seconds)
+
+
+def prefetch(keys: dict[str, str], expected: list[tuple[str, str, list[Any]]]
+             ) -> dict[str, str]:
+    """The cached ones of the fragments a page announced, in one cache round trip."""
+    wanted = [fragment_key(keys[scope], name, parts) for name, scope, parts in expected]
+    if not wanted:
+        return {}
+    try:
+        found = cache.get_many(wanted)
+    except Exception:  # noqa: BLE001
+        log.warning("fragment cache unavailable (get_many)", exc_info=True)
+        return {}
+    return {k: v for k, v in found.items() if isinstance(v, str)}
 
 
 def cache_get(key: str) -> str | None:

@@ -321,17 +321,24 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
             admin_url = reverse("admin:games_match_change", args=[match.pk])
         except NoReverseMatch:
             admin_url = None
+    diary_param = parse_int(request.GET.get(DIARY_PARAM))
+    clock_minute = fragment_cache.time_bucket()
     seat_notes = Lazy(lambda: [note for hook in SEAT_NOTES for note in hook(match, seats)]
                       if running else [])
     return {
         "admin_url": admin_url, "seat_notes": seat_notes,
         fragment_cache.KEYS_NAME: fragment_cache.page_keys(match, seat, director, all_seats),
-        "clock_minute": fragment_cache.time_bucket(),  # the seat notes end with the clock
+        "clock_minute": clock_minute,  # the seat notes end with the clock
+        # the fragments below, read from the cache in one round trip (the press panel's
+        # key needs its own version: it asks by itself)
+        fragment_cache.PREFETCH_NAME: [("board", "reader", [diary_param]), ("order", "reader", []),
+                                       ("seats", "public", [clock_minute]),
+                                       ("history", "public", [])],
         "match": match, "game": game, "seat": seat, "director": director, "phase": phase,
         "seats": seats, "names": names, "view": view, "diary_groups": diary_groups,
         "diary_older": Lazy(lambda: window()["older"]),
         "diary_asked": Lazy(lambda: window()["asked"]),
-        "diary_param": parse_int(request.GET.get(DIARY_PARAM)),  # in the board's key
+        "diary_param": diary_param,  # in the board's key
         "diary_url": reverse("games:match-diary",
                                                              args=[match.pk]),
         "own_diary": hooks.own_diary,

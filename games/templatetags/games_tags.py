@@ -59,7 +59,11 @@ class _FragmentNode(template.Node):
             return self.nodelist.render(context)  # not a cached page, or a refused form
         key = fragment_cache.fragment_key(keys[self.scope], self.name,
                                           [p.resolve(context) for p in self.parts])
-        html = fragment_cache.cache_get(key)
+        hits = context.get("_fragment_hits")
+        if hits is None:  # the first fragment of the page: every announced one at once
+            hits = fragment_cache.prefetch(keys, context.get(fragment_cache.PREFETCH_NAME) or [])
+            context.dicts[0]["_fragment_hits"] = hits
+        html = hits[key] if key in hits else fragment_cache.cache_get(key)
         if html is None:
             with context.push(csrf_token=fragment_cache.csrf_placeholder()):
                 html = str(self.nodelist.render(context))
