@@ -85,8 +85,9 @@ def _hidden_int(request: HttpRequest, name: str) -> int | None:
 
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
-    """Home page: public matches filtered by game and status, and the user's own matches
-    with a "your move" marker where the user is awaited and has not checked in."""
+    """Home page: public matches filtered by game and status (rows rendered once and
+    shared, ``games.lib.lobby``), and the user's own matches with a "your move" marker
+    where the user is awaited and has not checked in; three queries in all."""
     filters = LobbyFilterForm(request.GET or None)
     game, status = filters.filters()
     open_matches = lobby_list.public_rows(game=game, status=status)
