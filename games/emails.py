@@ -14,6 +14,7 @@ import logging
 from typing import Any, Callable
 
 from django.conf import settings
+from django.db.models import Q
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
@@ -66,6 +67,35 @@ def _lines(match: Match, seat: int | None, from_seq: int, to_seq: int, lang: str
             match=match, seq__gte=from_seq, seq__lte=to_seq).order_by("seq"))
     return [line.text for line in selectors.diary_lines_visible(
         match, memo[(from_seq, to_seq)], seat, lang, cached=False)]
+
+
+def prefetch(rows: list[Notification]) -> None:
+    """Read what ``_lines`` needs for a whole batch at once: the diary rows of every
+    (match, range) in one query, the seat names of every match in another, kept on the
+    batch's Match objects (instead of two queries per match)."""
+    wanted: dict[int, set[tuple[int, int]]] = {}
+    matches: dict[int, Match] = {}
+    for n in rows:
+        if n.match is None or n.kind not in (K.NEW_PHASE, K.YOUR_TURN, K.MATCH_FINISHED):
+            continue
+        low, high = n.payload.get("from_seq", 1), n.payload.get("to_seq", 0)
+        if high >= low:
+            wanted.setdefault(n.match_id, set()).add((low, high))
+            matches[n.match_id] = n.match
+    if not wanted:
+        return
+    where = Q()
+    for match_id, ranges in wanted.items():
+        for low, high in ranges:
+            where |= Q(match_id=match_id, seq__gte=low, seq__lte=high)
+    entries: dict[int, list[DiaryEntry]] = {match_id: [] for match_id in wanted}
+    for entry in DiaryEntry.objects.filter(where).order_by("match_id", "seq"):
+        entries[entry.match_id].append(entry)
+    for match_id, ranges in wanted.items():
+        memo = matches[match_id].__dict__.setdefault("_email_diary_memo", {})
+        for low, high in ranges:
+            memo[(low, high)] = [e for e in entries[match_id] if low <= e.seq <= high]
+    selectors.prefetch_seat_names(list(matches.values()))
 
 
 def _phase_context(n: Notification, zone: str) -> dict[str, Any]:

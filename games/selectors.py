@@ -150,6 +150,21 @@ def seat_names(match: Match) -> dict[int, str]:
             .values_list("number", "user__username")}
 
 
+def prefetch_seat_names(matches: list[Match]) -> None:
+    """:func:`seat_names` of many matches in one query, kept on each Match object where
+    :func:`diary_lines_visible` looks for them (a batch of emails across matches)."""
+    todo = [m for m in matches if "_seat_names" not in m.__dict__]
+    if not todo:
+        return
+    found: dict[int, dict[int, str]] = {m.pk: {} for m in todo}
+    for match_id, number, username in (
+            Seat.objects.filter(match__in=[m.pk for m in todo], number__isnull=False)
+            .order_by().values_list("match_id", "number", "user__username")):
+        found[match_id][number] = username or "bot"
+    for m in todo:
+        m.__dict__["_seat_names"] = found[m.pk]
+
+
 def _takes_names(engine: Any) -> bool:
     """Whether the engine's ``describe`` names players itself (``names=`` keyword)."""
     try:

@@ -594,15 +594,15 @@ def now_lines(view: Mapping[str, Any] | None, names: Mapping[int, str],
         return ["You are watching: the public feed and the map are on the match page."]
     if not me.get("alive"):
         return ["You are dead: you can still watch the match."]
-    kg = board(view, None, names, lang, draw=False)
-    f = kg["forms"]
+    # only the parts of ``board`` the sentences use (no map, panel or stored orders)
+    f = order_choices(view, names, lang)
     out = []
     if view["phase"] == "tactical" and view["turn"] == 1:
         out.append(f"Shop your backpack (budget {f['budget']} coins) and choose your start zone; "
                    f"if you do not, you get the default backpack and start in "
                    f"{f['default_start']}.")
         return out
-    zone = kg["zone"]
+    zone = roster(view, names)
     if zone:
         if zone["people"] is None:
             out.append(f"You are in {zone['name']}: the smoke hides {zone['presences']} "
@@ -631,7 +631,7 @@ def now_lines(view: Mapping[str, Any] | None, names: Mapping[int, str],
         if f["shout"]["allowed"]:
             out.append(f"You can shout a challenge (persuasion {f['shout']['persuasion']}%).")
     if view.get("next_to_close"):
-        out.append(f"Next zone to close: {kg['next_to_close']}.")
+        out.append(f"Next zone to close: {_zone_name(view, view.get('next_to_close'))}.")
     return out
 
 

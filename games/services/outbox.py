@@ -159,6 +159,7 @@ def notifications_send_batch(*, ids: list[int] | None = None, limit: int | None 
     for row in rows:
         if row.match_id is not None:
             row.match = matches[row.match_id]
+    emails.prefetch(rows)
     unsubscribe.prefetch_tokens([row.recipient for row in rows],
                                 kinds_for=[(row.recipient, row.kind) for row in rows])
     decisions = notifications.send_decisions(rows, now=now)

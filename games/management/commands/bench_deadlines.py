@@ -11,8 +11,10 @@ Steps:
 3. Create ``--matches`` running matches of ``--game`` (``guess`` registers the tests'
    guess-a-number game here and in the workers via ``games.lib.devgames``) with
    ``--players`` each, through the real services.
-4. Start ``--workers`` Celery worker processes and Celery beat; wait until the workers
-   answer a ping.
+4. Start ``--workers`` Celery workers of ``--concurrency`` processes on the clock and
+   default queues, one worker of ``--mail-concurrency`` processes on the mail queue (as
+   docker-compose.yml deploys them; 0: the first workers take mail too) and Celery beat;
+   wait until the workers answer a ping.
 5. Set every open phase's deadline to the same instant T (one second ahead) and poll until
    every phase closed or ``--timeout``.
 6. Stop beat and the workers; print the numbers (JSON with ``--json``): ``matches``,
@@ -77,6 +79,10 @@ class Command(BaseCommand):
         parser.add_argument("--workers", type=int, default=2)
         parser.add_argument("--concurrency", type=int, default=1,
                             help="processes per worker")
+        parser.add_argument("--mail-concurrency", type=int, default=4,
+                            help="processes of a worker of its own on the mail queue, as "
+                                 "docker-compose.yml's worker-mail (0: the --workers take "
+                                 "the mail queue too)")
         parser.add_argument("--beat-seconds", type=int, default=1)
         parser.add_argument("--timeout", type=float, default=120.0)
         parser.add_argument("--drain-timeout", type=float, default=60.0,
@@ -132,6 +138,7 @@ class Command(BaseCommand):
         argv = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), "bench_deadlines",
                 "--matches", str(opts["matches"]), "--game", opts["game"],
                 "--workers", str(opts["workers"]), "--concurrency", str(opts["concurrency"]),
+                "--mail-concurrency", str(opts["mail_concurrency"]),
                 "--beat-seconds", str(opts["beat_seconds"]), "--timeout", str(opts["timeout"]),
                 "--drain-timeout", str(opts["drain_timeout"]),
                 "--database-url", opts["database_url"], "--redis-url", opts["redis_url"]]
@@ -172,7 +179,8 @@ class Command(BaseCommand):
 
         procs = self._start_celery(opts)
         try:
-            self._wait_for_workers(opts["workers"], timeout=60)
+            self._wait_for_workers(opts["workers"] + (1 if opts["mail_concurrency"] else 0),
+                                   timeout=60)
             return self._measure(opts, players, setup_seconds)
         finally:
             self._stop(procs)
@@ -244,14 +252,20 @@ class Command(BaseCommand):
         env = dict(os.environ)
         self._tmp = tempfile.mkdtemp(prefix="pbw-bench-")
         procs = []
-        for i in range(opts["workers"]):
+        mail = opts["mail_concurrency"]
+        # the clock (and default) workers; the mail worker apart, as deployed
+        layout = [(f"bench{i}", "clock,default" if mail else "clock,mail,default",
+                   opts["concurrency"]) for i in range(opts["workers"])]
+        if mail:
+            layout.append(("benchmail", "mail", mail))
+        for name, queues, concurrency in layout:
             procs.append(subprocess.Popen(
-                [celery, "-A", "config", "worker", "-l", "WARNING", "-n", f"bench{i}@%h",
-                 "--concurrency", str(opts["concurrency"]), "-Q", "clock,mail,default",
+                [celery, "-A", "config", "worker", "-l", "WARNING", "-n", f"{name}@%h",
+                 "--concurrency", str(concurrency), "-Q", queues,
                  "--without-gossip",
                  "--without-mingle", "--include", "games.lib.devgames"],
                 env=env, cwd=settings.BASE_DIR, start_new_session=True,
-                stdout=subprocess.DEVNULL, stderr=open(Path(self._tmp) / f"worker{i}.log", "w")))
+                stdout=subprocess.DEVNULL, stderr=open(Path(self._tmp) / f"{name}.log", "w")))
         procs.append(subprocess.Popen(
             [celery, "-A", "config", "beat", "-l", "WARNING", "--pidfile=",
              "-s", str(Path(self._tmp) / "beat-schedule")],
@@ -307,6 +321,7 @@ class Command(BaseCommand):
             "emails_sent": emails.filter(sent_at__isnull=False).count(),
             "emails_drain_seconds_after_last_close": drained,
             "workers": opts["workers"], "concurrency": opts["concurrency"],
+            "mail_concurrency": opts["mail_concurrency"],
             "beat_seconds": opts["beat_seconds"], "setup_seconds": round(setup_seconds, 1),
             "all_closed": closed == matches, "timed_out": observed is None,
         }
