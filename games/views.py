@@ -252,8 +252,7 @@ def match_invite(request: HttpRequest, code: str) -> HttpResponse:
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     """The match page; a logged-out visitor of a public match gets the spectator view
     (a private one sends them to log in)."""
-    # state and config are read only to render a fragment the cache does not hold
-    match = Match.objects.filter(pk=match_id).defer(*pages.PAGE_DEFERRED).first()
+    match = pages.page_match(match_id)
     if match is not None and not request.user.is_authenticated and match.is_private:
         return redirect_to_login(request.get_full_path())
     if match is None or not pages.can_watch(match, request.user):

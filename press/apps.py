@@ -15,3 +15,4 @@ class PressConfig(AppConfig):
 
         emails.register()
         freshness.register()
+        freshness.register_page_version()

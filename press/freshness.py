@@ -56,6 +56,17 @@ def _mute_changed(sender: Any, instance: Mute, **kwargs: Any) -> None:
                   .first())
 
 
+def register_page_version() -> None:
+    """The match page loads the press version with its match row (``press_version``,
+    ``games.lib.pages.PAGE_ANNOTATIONS``): no query of its own on a cached load."""
+    from django.db.models import OuterRef, Subquery
+
+    from games.lib import pages
+
+    pages.PAGE_ANNOTATIONS["press_version"] = lambda: Subquery(
+        MatchPress.objects.filter(match_id=OuterRef("pk")).values("version")[:1])
+
+
 def register() -> None:
     post_save.connect(_match_created, sender=Match, dispatch_uid="press-v-match")
     for signal in (post_save, post_delete):

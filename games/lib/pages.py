@@ -46,6 +46,11 @@ LIST_DEFERRED = ("state", "config")
 ORDER_FORM_INVALID = _("This order form is not valid.")
 
 
+#: Apps beside the framework add a value to the match page's match row, as a subquery of the
+#: one query that loads it instead of a query of their own: ``{attribute: () -> expression}``
+#: (the press app: its version, for the press panel's cache key).
+PAGE_ANNOTATIONS: dict[str, Callable[[], Any]] = {}
+
 #: Apps beside the framework annotate the seats of a running match (the players app: "away
 #: until …", "absent"): each hook takes (match, seats: the live seats as ``SeatRow``) and
 #: returns notes to show under the players, one string each. ``games`` imports none of them.
@@ -202,6 +207,15 @@ def player_view(match: Match, seat: Seat | None, director: bool) -> dict[str, An
 #: the large JSON columns the match page reads only to render a fragment: the view loads
 #: them (:func:`load_heavy`) when a fragment is not in the cache
 PAGE_DEFERRED = ("state", "config")
+
+
+def page_match(match_id: int) -> Match | None:
+    """The match as its page loads it: ``state`` and ``config`` deferred (read only to
+    render a fragment the cache does not hold), the ``PAGE_ANNOTATIONS`` added."""
+    qs = Match.objects.filter(pk=match_id).defer(*PAGE_DEFERRED)
+    if PAGE_ANNOTATIONS:
+        qs = qs.annotate(**{name: make() for name, make in PAGE_ANNOTATIONS.items()})
+    return qs.first()
 
 
 def load_heavy(match: Match) -> Match:

@@ -30,11 +30,14 @@ def press_panel(context: template.Context) -> dict[str, Any]:
 
 @register.simple_tag(takes_context=True)
 def press_version(context: template.Context) -> int:
-    """The match's press version (press/freshness.py), for the panel's cache key; the
-    settings row it reads is the one the panel reads next (no query of its own)."""
+    """The match's press version (press/freshness.py), for the panel's cache key: from the
+    match page's match row, else the settings row the panel reads next."""
     match = context.get("match")
     if match is None or not getattr(match, "pk", None):
         return 0
+    loaded = getattr(match, "press_version", None)  # the match page's row carries it
+    if loaded is not None:
+        return int(loaded)
     return access.settings_for(match).version
 
 
