@@ -150,6 +150,13 @@ def seat_names(match: Match) -> dict[int, str]:
             .values_list("number", "user__username")}
 
 
+def seat_names_cached(match: Match) -> dict[int, str]:
+    """:func:`seat_names`, read once per Match object (many readers rendered from one)."""
+    if "_seat_names" not in match.__dict__:
+        match.__dict__["_seat_names"] = seat_names(match)
+    return match.__dict__["_seat_names"]
+
+
 def prefetch_seat_names(matches: list[Match]) -> None:
     """:func:`seat_names` of many matches in one query, kept on each Match object where
     :func:`diary_lines_visible` looks for them (a batch of emails across matches)."""
@@ -247,9 +254,7 @@ def diary_lines_visible(match: Match, rows: list[DiaryEntry], seat_number: int |
     if "_describe_context" not in match.__dict__:
         match.__dict__["_describe_context"] = dict(context(match)) if callable(context) else {}
     if names is None and engine is not None:  # a person reads names, never placeholders
-        if "_seat_names" not in match.__dict__:
-            match.__dict__["_seat_names"] = seat_names(match)
-        names = match.__dict__["_seat_names"]
+        names = seat_names_cached(match)
     mark = f",{seat_number}," if seat_number is not None else None
     visible = [r for r in rows if r.is_public or (mark is not None and mark in r.audience)]
     texts = described(engine, match, visible, seat_number, lang, names,

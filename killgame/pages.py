@@ -638,23 +638,20 @@ def now_lines(view: Mapping[str, Any] | None, names: Mapping[int, str],
 def email_context(match: Any, seat_number: int | None, lang: str = "en") -> dict[str, Any]:
     """Extra context for the new-phase email: ``now_lines`` for the reader's seat."""
     from games import selectors
-    from games.models import Seat
 
     if match is None or match.state is None:
         return {"now_lines": []}
-    # The outbox renders a batch of emails with one Match object per match: the seats
-    # are read and the state loaded once per match and batch, not once per email.
+    # The outbox renders a batch of emails with one Match object per match: the seat
+    # names are read (for the whole batch, emails.prefetch) and the state loaded once per
+    # match and batch, not once per email.
     memo = match.__dict__.setdefault("_email_context_memo", {})
-    if "seats" not in memo:
-        memo["seats"] = {s.number: s for s in Seat.objects.filter(
-            match=match, number__isnull=False).select_related("user")}
+    if "state" not in memo:
         memo["state"] = selectors.player_view_state(match)
-    seats = memo["seats"]
-    number = seat_number if seat_number in seats else None
+    names = selectors.seat_names_cached(match)
+    number = seat_number if seat_number in names else None
     # one seat's lines are the same for each of its emails in the batch (same state,
     # same view): built once per (seat, language), never shared between seats
     if ("lines", number, lang) not in memo:
-        names = {n: (s.user.get_username() if s.user_id else "bot") for n, s in seats.items()}
         view = selectors.player_view_from_state(match, memo["state"], number)
         memo[("lines", number, lang)] = now_lines(view, names, lang)
     return {"now_lines": list(memo[("lines", number, lang)])}
