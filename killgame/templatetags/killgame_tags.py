@@ -8,7 +8,7 @@ from typing import Any
 from django import template
 
 from games.lib import pages as game_pages
-from killgame import pages
+from killgame import mapsvg, pages
 
 register = template.Library()
 
@@ -62,6 +62,13 @@ def kg_diary(context: Any) -> dict[str, Any]:
     turn; older turns come on demand, ``diary_older``)."""
     return diary_parts(game_pages.resolved(context.get("diary_groups")) or [],
                        context.get("names") or {})
+
+
+@register.simple_tag(takes_context=True)
+def kg_map(context: Any) -> Any:
+    """``{% kg_map %}``: the map of ``map`` (:func:`killgame.pages.map_drawing`) with the
+    reader's roster from ``kg`` (killgame/mapsvg.py: the markup, written in Python)."""
+    return mapsvg.map_html(context.get("map") or {}, context.get("kg"))
 
 
 @register.filter
