@@ -42,7 +42,8 @@ def panel_context(request: HttpRequest, match: Match, *, before_id: int | None =
         if seats is None:
             seats = list(match.seats.filter(removed_at__isnull=True, number__isnull=False)
                          .select_related("user").order_by("number"))
-        others = [{"number": s.number, "name": _name(s)}
+        ticked = {str(n) for n in (posted or {}).get("seats") or []}
+        others = [{"number": s.number, "name": _name(s), "checked": str(s.number) in ticked}
                   for s in seats if s.number is not None and s.removed_at is None
                   and s.number != reader.number]
     ctx.update(
