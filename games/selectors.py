@@ -172,12 +172,23 @@ def prefetch_seat_names(matches: list[Match]) -> None:
         m.__dict__["_seat_names"] = found[m.pk]
 
 
+_TAKES_NAMES: dict[int, tuple[Any, bool]] = {}
+
+
 def _takes_names(engine: Any) -> bool:
-    """Whether the engine's ``describe`` names players itself (``names=`` keyword)."""
+    """Whether the engine's ``describe`` names players itself (``names=`` keyword); the
+    signature is read once per function, not once per reader."""
+    describe = getattr(engine, "describe", None)
+    function = getattr(describe, "__func__", describe)
+    known = _TAKES_NAMES.get(id(function))
+    if known is not None and known[0] is function:
+        return known[1]
     try:
-        return "names" in inspect.signature(engine.describe).parameters
+        takes = "names" in inspect.signature(describe).parameters
     except (TypeError, ValueError):
-        return False
+        takes = False
+    _TAKES_NAMES[id(function)] = (function, takes)
+    return takes
 
 
 def described(engine, match: Match, rows: list[DiaryEntry], viewer: int | None,
