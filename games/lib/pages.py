@@ -34,6 +34,7 @@ from django.utils.translation import gettext_lazy as _
 from games import registry, selectors
 from games.exceptions import ApplicationError
 from games.lib import fragment_cache
+from games.lib.sqlonce import CompiledOnce
 from games.forms import OrderForm, parse_int
 from games.models import CheckIn, Match, Phase, Seat
 from games.services.seats import checked_in_numbers
@@ -212,13 +213,21 @@ def player_view(match: Match, seat: Seat | None, director: bool) -> dict[str, An
 PAGE_DEFERRED = ("state", "config")
 
 
-def page_match(match_id: int) -> Match | None:
-    """The match as its page loads it: ``state`` and ``config`` deferred (read only to
-    render a fragment the cache does not hold), the ``PAGE_ANNOTATIONS`` added."""
+def _page_match_qs(match_id: int) -> Any:
     qs = Match.objects.filter(pk=match_id).defer(*PAGE_DEFERRED)
     if PAGE_ANNOTATIONS:
         qs = qs.annotate(**{name: make() for name, make in PAGE_ANNOTATIONS.items()})
-    return qs.first()
+    return qs[:1]
+
+
+_PAGE_MATCH = CompiledOnce(_page_match_qs)
+
+
+def page_match(match_id: int) -> Match | None:
+    """The match as its page loads it: ``state`` and ``config`` deferred (read only to
+    render a fragment the cache does not hold), the ``PAGE_ANNOTATIONS`` added."""
+    found = _PAGE_MATCH.objects(Match, match_id)
+    return found[0] if found else None
 
 
 def load_heavy(match: Match) -> Match:
@@ -251,12 +260,21 @@ class SeatRow(NamedTuple):
 _SEAT_COLUMNS = tuple(f.attname for f in Seat._meta.concrete_fields)
 
 
+_SEAT_ROWS = CompiledOnce(lambda match_id: Seat.objects.filter(match_id=match_id)
+                          .order_by("number", "joined_at")
+                          .values_list(*_SEAT_COLUMNS, "user__username"))
+#: the open phase with the seat numbers that pressed check-in
+_OPEN_PHASE = CompiledOnce(lambda match_id: Phase.objects.filter(
+    match_id=match_id, closed_at__isnull=True).order_by("-number").annotate(
+    pressed_seats=ArraySubquery(CheckIn.objects.filter(phase=OuterRef("pk"))
+                                .values("seat__number")))[:1])
+
+
 def seat_rows(match: Match) -> list[SeatRow]:
     """Every seat of the match (removed ones too), in seat order, in one narrow query."""
     out = []
     index = {name: i for i, name in enumerate(_SEAT_COLUMNS)}
-    for row in (match.seats.order_by("number", "joined_at")
-                .values_list(*_SEAT_COLUMNS, "user__username")):
+    for row in _SEAT_ROWS.rows(match.pk):
         out.append(SeatRow(row[index["id"]], row[index["number"]], row[index["user_id"]],
                            row[-1], row[index["is_bot"]], row[index["removed_at"]],
                            row[index["version"]], row[:-1]))
@@ -300,9 +318,7 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
     game = game_or_none(match.game)
     phase = None
     if match.status in LIVE_STATUSES:  # the open phase with who pressed check-in, one query
-        phase = (match.phases.filter(closed_at__isnull=True).order_by("-number").annotate(
-            pressed_seats=ArraySubquery(CheckIn.objects.filter(phase=OuterRef("pk"))
-                                        .values("seat__number"))).first())
+        phase = next(iter(_OPEN_PHASE.objects(Phase, match.pk)), None)
     names = {s.number: (s.username if s.user_id else "bot") for s in all_seats
              if s.number is not None and s.removed_at is None}
     seats = [s for s in all_seats if s.removed_at is None]  # rows (SeatRow), not models
