@@ -17,7 +17,7 @@ class DiceslayerConfig(AppConfig):
     def ready(self) -> None:
         from games.registry import GameHooks, register
 
-        from diceslayer import engine
+        from diceslayer import emails, engine
         from diceslayer.forms import order_from_post
         from diceslayer.pages import named
         from diceslayer.services import challenges_expire, default_schedule
@@ -30,3 +30,4 @@ class DiceslayerConfig(AppConfig):
             # the embedded server's beat runs it every minute (production: the beat
             # entry "diceslayer-challenges-expire" in config/celery.py)
             sweeps=(challenges_expire,)))
+        emails.register()  # the challenge email (kind "challenge") on the outbox

@@ -26,6 +26,7 @@ from django.utils.crypto import salted_hmac
 from django.utils.timezone import now as timezone_now
 
 from diceslayer import engine
+from diceslayer.emails import challenge_notify
 from diceslayer.models import Challenge, DailyAttempt
 from games.exceptions import ApplicationError
 from games.models import Match, Notification, Phase, Seat
@@ -210,9 +211,10 @@ def versus_create(*, challenger, variant: str = "versus2", opponent=None, agains
                              schedule=versus_schedule(turn_hours), bots_enabled=bots_enabled)
         match_join(match=match, user=challenger, invite_code=match.invite_code)
         if opponent is not None:
-            Challenge.objects.create(match=match, challenger=challenger, opponent=opponent,
-                                     created_at=now, rematch_of=rematch_of,
-                                     expires_at=now + timedelta(hours=CHALLENGE_HOURS))
+            challenge = Challenge.objects.create(
+                match=match, challenger=challenger, opponent=opponent, created_at=now,
+                rematch_of=rematch_of, expires_at=now + timedelta(hours=CHALLENGE_HOURS))
+            challenge_notify(challenge)
         elif against_bot:
             Seat.objects.create(match=match, user=None, is_bot=True)
             match_start(match=match, actor=challenger, now=now)
