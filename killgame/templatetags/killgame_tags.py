@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.html import format_html
 
 from games.lib import pages as game_pages
 from killgame import mapsvg, pages
@@ -47,8 +48,11 @@ def diary_parts(groups: Any, names: Any) -> dict[str, Any]:
             kind = row.phase_kind or ""
             if not phases or phases[-1]["kind"] != kind:
                 phases.append({"kind": kind, "rows": []})
+            cls = "kg-public" if row.is_public else "kg-private"
+            if (row.kind or "")[:5] == "heard":
+                cls += " kg-heard"
             phases[-1]["rows"].append({"text": text, "public": row.is_public, "kind": row.kind,
-                                       "seq": row.seq})
+                                       "seq": row.seq, "cls": cls})
             if row.is_public:
                 feed.append({"turn": turn, "phase": kind, "text": text, "seq": row.seq})
         turns.append({"turn": turn, "phases": list(reversed(phases))})
@@ -80,6 +84,17 @@ def kg_get(mapping: Any, key: str) -> Any:
         return mapping.get(key)
     except AttributeError:
         return None
+
+
+@register.simple_tag(takes_context=True)
+def kg_err(context: Any, control: str) -> str:
+    """``{% kg_err "move_to" %}``: the engine's refusal next to its control, if any (a
+    tag, not an include: the order form has about thirty of them)."""
+    msg = kg_get(context.get("kg_errors"), control)
+    if not msg:
+        return ""
+    return format_html('<p class="error kg-error" role="alert" data-reveal id="err-{}">{}</p>',
+                       control, msg)
 
 
 @register.simple_tag(takes_context=True)
