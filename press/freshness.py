@@ -65,6 +65,15 @@ def register_page_version() -> None:
 
     pages.PAGE_ANNOTATIONS["press_version"] = lambda: Subquery(
         MatchPress.objects.filter(match_id=OuterRef("pk")).values("version")[:1])
+    pages.PAGE_FRAGMENTS.append(_panel_key)
+
+
+def _panel_key(request: Any, match: Match) -> tuple[str, str, list[Any]]:
+    """The press panel's fragment key parts, as templates/press/panel.html passes them
+    (press version, user, page address): read with the page's other fragments."""
+    version = getattr(match, "press_version", None)
+    return ("press", "reader", [int(version) if version is not None else None,
+                                request.user.pk, request.get_full_path()])
 
 
 def register() -> None:

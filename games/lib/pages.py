@@ -55,6 +55,11 @@ ORDER_FORM_INVALID = _("This order form is not valid.")
 #: (the press app: its version, for the press panel's cache key).
 PAGE_ANNOTATIONS: dict[str, Callable[[], Any]] = {}
 
+#: Apps beside the framework announce their own cached fragment on the match page, so it
+#: comes in the page's one cache round trip: ``(request, match) -> (name, scope, parts)``
+#: with the parts its ``{% fragment_cache %}`` tag uses (the press panel).
+PAGE_FRAGMENTS: list[Callable[[HttpRequest, Match], tuple[str, str, list[Any]]]] = []
+
 #: Apps beside the framework annotate the seats of a running match (the players app: "away
 #: until …", "absent"): each hook takes (match, seats: the live seats as ``SeatRow``) and
 #: returns notes to show under the players, one string each. ``games`` imports none of them.
@@ -376,7 +381,8 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
         # key needs its own version: it asks by itself)
         fragment_cache.PREFETCH_NAME: [("board", "reader", [diary_param]), ("order", "reader", []),
                                        ("seats", "public", [clock_minute]),
-                                       ("history", "public", [])],
+                                       ("history", "public", []),
+                                       *(announce(request, match) for announce in PAGE_FRAGMENTS)],
         "match": match, "game": game, "seat": seat, "director": director, "phase": phase,
         "seats": seats, "names": names, "view": view, "diary_groups": diary_groups,
         "diary_older": Lazy(lambda: window()["older"]),
