@@ -144,8 +144,9 @@ def reader_parts(n: Notification, context: dict[str, Any], lang: str) -> dict[st
     if n.kind not in (K.NEW_PHASE, K.YOUR_TURN):
         return {}
     p = n.payload
-    ctx = {**context, "lines": _lines(n.match, p.get("seat"), p.get("from_seq", 1),
-                                      p.get("to_seq", 0), lang)}
+    lines = (_lines(n.match, p.get("seat"), p.get("from_seq", 1), p.get("to_seq", 0), lang)
+             if n.match is not None else [])
+    ctx = {**context, "lines": lines}
     parts = {"lines_txt": render_to_string("emails/_lines.txt", ctx),
              "lines_html": mark_safe(render_to_string("emails/_lines.html", ctx))}
     if n.kind == K.NEW_PHASE:
