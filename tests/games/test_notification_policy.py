@@ -158,6 +158,20 @@ def test_presence_window():
     assert presence.seen_at([(1, 2)], now=CURRENT_TIME + timedelta(minutes=3)) == {}
 
 
+def test_presence_is_written_at_most_every_eighth_of_the_window():
+    from django.core.cache import cache
+
+    presence.mark_seen(match_id=1, user_id=2, now=CURRENT_TIME)
+    cache.delete("onpage:1:2")  # so a second write would show
+    presence.mark_seen(match_id=1, user_id=2, now=CURRENT_TIME + timedelta(seconds=10))
+    assert cache.get("onpage:1:2") is None  # 10 s after the last write: skipped
+    later = CURRENT_TIME + timedelta(seconds=15)
+    presence.mark_seen(match_id=1, user_id=2, now=later)
+    assert cache.get("onpage:1:2") == later.timestamp()
+    presence.mark_seen(match_id=3, user_id=2, now=later + timedelta(seconds=1))
+    assert cache.get("onpage:3:2") is not None  # another match: its own stamp
+
+
 HREF = re.compile(r'href="([^"]+)"')
 
 
