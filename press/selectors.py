@@ -16,6 +16,7 @@ from django.core.cache import cache
 from django.db.models import Q, Subquery
 
 from games.models import Match, Seat
+from games.selectors import seat_names_cached
 from press import access
 from press.models import Message, Mute
 from press.text import render_text
@@ -78,12 +79,14 @@ class Row:
     phase_kind: str
     created_at: Any
     mine: bool
+    to_names: tuple[str, ...] = ()  # a private message's members, by name
 
     def as_json(self) -> dict[str, Any]:
         return {"id": self.id, "channel": self.channel, "from_seat": self.from_seat,
                 "from_name": self.from_name, "to": self.to, "text": self.text,
                 "hidden": self.hidden, "phase_id": self.phase_id, "turn": self.turn,
-                "phase_kind": self.phase_kind, "created_at": self.created_at.isoformat()}
+                "phase_kind": self.phase_kind, "created_at": self.created_at.isoformat(),
+                "to_names": list(self.to_names)}
 
 
 def to_of(message: Message) -> Any:
@@ -98,7 +101,15 @@ def rows_for(reader: access.Reader, messages: Iterable[Message]) -> list[Row]:
     """What the reader sees of each message (a hidden one only as a marker, except for
     the director)."""
     out = []
+    names: dict[int, str] | None = None  # read once, and only for a private message
     for m in messages:
+        to_names: tuple[str, ...] = ()
+        if m.channel not in (C.PUBLIC, C.ANNOUNCE, C.TEAM):
+            known = getattr(m, "member_names", None)  # set by the post that made it
+            if known is None and names is None:
+                names = seat_names_cached(reader.match)
+            found = known if known is not None else names or {}
+            to_names = tuple(found.get(n, str(n)) for n in m.members)
         hide = m.is_hidden and not reader.director
         text = "" if hide else m.text
         out.append(Row(id=m.pk, channel=m.channel, from_seat=m.from_seat,
@@ -106,7 +117,8 @@ def rows_for(reader: access.Reader, messages: Iterable[Message]) -> list[Row]:
                        html=HIDDEN_TEXT if hide else render_text(m.text), hidden=m.is_hidden,
                        phase_id=m.phase_id, turn=m.turn, phase_kind=m.phase_kind,
                        created_at=m.created_at,
-                       mine=bool(m.author_id and m.author_id == getattr(reader.user, "pk", None))))
+                       mine=bool(m.author_id and m.author_id == getattr(reader.user, "pk", None)),
+                       to_names=to_names))
     return out
 
 

@@ -87,6 +87,9 @@ def message_post(*, match: Match, user: Any, to: Any, text: Any,
         dead = [p.get("seat") for p in reader.view().get("players") or []
                 if isinstance(p, dict) and p.get("alive") is False]
     selectors.unread_add(message, seats=seats, dead_seats=dead)
+    # the members' names, known here: the answer to the post names them without a query
+    message.member_names = {s.number: (s.user.username if s.user_id else "bot")  # type: ignore[attr-defined]
+                            for s in seats}
     return message
 
 

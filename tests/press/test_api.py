@@ -115,3 +115,17 @@ def test_anonymous_and_private_match_strangers_read_nothing(db):
     api_post(client_for(a), match, {"to": "all", "text": "inside"})
     assert Client().get(api_url(match)).status_code == 401
     assert client_for(s).get(api_url(match)).status_code == 404
+
+
+def test_a_private_message_names_its_members(trio):
+    """The page and the API name the members of a private conversation, not seat numbers."""
+    from django.urls import reverse
+
+    match, (ann, ben, cat) = trio
+    api_post(client_for(ann), match, {"to": [seat_no(match, ben)], "text": "psst"})
+    got = api_get(client_for(ben), match).json()["messages"][0]
+    assert got["to_names"] == [n for _, n in sorted([(seat_no(match, ann), "ann"),
+                                                        (seat_no(match, ben), "ben")])]
+    page = client_for(ben).get(reverse("press:page", args=[match.pk])).content.decode()
+    assert "private: ann, ben" in page or "private: ben, ann" in page
+    assert "private: seats" not in page
