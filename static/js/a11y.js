@@ -3,13 +3,16 @@
      the messages an action answers with, refusals, and polled changes of any element
      marked data-announce (check-in counts, the phase, whose turn it is);
    - focus returns to the control that acted, or to the refusal that answers it, instead
-     of falling back to the top of the page when htmx replaces the fragment it was in. */
+     of falling back to the top of the page when htmx replaces the fragment it was in;
+   - a poll that replaces the fragment holding the focus gives it back to the same control
+     (a keyboard player on the board keeps their place when another player moves). */
 (function () {
   "use strict";
   if (window.a11yInit) return;
   window.a11yInit = true;
   var last = {};        // data-announce key -> text last announced
   var pending = null;   // what had focus when a request started
+  var kept = null;      // what had focus when a poll's answer was swapped in
   var queue = [], timer = null;
 
   function live() { return document.getElementById("sr-live"); }
@@ -77,6 +80,9 @@
     if (trigger && trigger.getAttribute && (trigger.getAttribute("hx-trigger") || "").indexOf("every") === 0) return;
     pending = describe(document.activeElement) || describe(trigger);
   });
+  document.addEventListener("htmx:beforeSwap", function () {
+    if (!pending) kept = describe(document.activeElement);
+  });
   document.addEventListener("htmx:afterSettle", function () {
     var msgs = document.getElementById("messages");
     if (msgs && msgs.dataset.said !== msgs.textContent) {
@@ -84,7 +90,13 @@
       say(msgs.textContent);
     }
     announceChanges();
-    if (!pending) return;
+    if (!pending) {   // a poll: only give back a focus the swap took away
+      var gone = !document.activeElement || document.activeElement === document.body;
+      var back = kept && gone ? find(kept) : null;
+      kept = null;
+      if (back && visible(back)) back.focus({preventScroll: true});
+      return;
+    }
     var target = refusal();
     if (target) {
       if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");

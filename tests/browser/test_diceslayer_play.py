@@ -97,6 +97,14 @@ def press_and_wait(page, key: str) -> None:
     wait_new_board(page, version)
 
 
+def wait_focus_in_board(page) -> None:
+    """Wait until the focus is inside the board: a11y.js gives it back once htmx has
+    settled the swap (a shortcut pressed in between would land outside the board)."""
+    page.wait_for_function(
+        "() => { const a = document.activeElement;"
+        " return !!(a && a.closest && a.closest('#ds-board')); }", timeout=5000)
+
+
 def test_solo_daily_to_game_over_with_the_keyboard(live_server, chromium):
     base = live_server.url
     make_user("alice")
@@ -132,6 +140,7 @@ def test_solo_daily_to_game_over_with_the_keyboard(live_server, chromium):
         rounds += 1
         assert rounds < MAX_ROUNDS, "the game should end"
         # S: light up the picks that score; press the digit of a lit die if there is one
+        wait_focus_in_board(page)  # the last move's answer has settled (a key pressed before is lost)
         press_and_wait(page, "s")
         hot = page.locator("#ds-panel-0 button.ds-die.hot")
         if hot.count():
@@ -141,9 +150,7 @@ def test_solo_daily_to_game_over_with_the_keyboard(live_server, chromium):
             key = page.locator("#ds-panel-0 button[data-key]").first.get_attribute("data-key")
         before = page.locator("#ds-round").inner_text()
         # after a move the focus comes back to the board (a11y.js, once htmx has settled)
-        page.wait_for_function(
-            "() => { const a = document.activeElement;"
-            " return !!(a && a.closest && a.closest('#ds-board')); }", timeout=5000)
+        wait_focus_in_board(page)
         press_and_wait(page, key)
         if page.locator("#ds-over").count() == 0:
             assert int(page.locator("#ds-round").inner_text()) == int(before) + 1
