@@ -23,6 +23,7 @@ from typing import Any, Callable, NamedTuple
 
 from django import forms
 from django.contrib.postgres.expressions import ArraySubquery
+from django.db import connection
 from django.db.models import OuterRef, Q
 from django.http import HttpRequest, QueryDict
 from django.urls import NoReverseMatch, reverse
@@ -275,6 +276,19 @@ _OPEN_PHASE = CompiledOnce(lambda match_id: Phase.objects.filter(
                                 .values("seat__number")))[:1])
 
 
+def open_phase(match_id: int) -> Phase | None:
+    """The open phase with ``pressed_seats`` (the seat numbers that pressed check-in): one
+    query on PostgreSQL (``ARRAY(subquery)``); two elsewhere (SQLite, ``manage.py run``)."""
+    if connection.vendor == "postgresql":
+        return next(iter(_OPEN_PHASE.objects(Phase, match_id)), None)
+    phase = Phase.objects.filter(match_id=match_id, closed_at__isnull=True).order_by(
+        "-number").first()
+    if phase is not None:
+        phase.pressed_seats = list(CheckIn.objects.filter(phase=phase)  # type: ignore[attr-defined]
+                                   .values_list("seat__number", flat=True))
+    return phase
+
+
 def seat_rows(match: Match) -> list[SeatRow]:
     """Every seat of the match (removed ones too), in seat order, in one narrow query."""
     out = []
@@ -323,7 +337,7 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
     game = game_or_none(match.game)
     phase = None
     if match.status in LIVE_STATUSES:  # the open phase with who pressed check-in, one query
-        phase = next(iter(_OPEN_PHASE.objects(Phase, match.pk)), None)
+        phase = open_phase(match.pk)
     names = {s.number: (s.username if s.user_id else "bot") for s in all_seats
              if s.number is not None and s.removed_at is None}
     seats = [s for s in all_seats if s.removed_at is None]  # rows (SeatRow), not models
