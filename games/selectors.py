@@ -12,16 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-import json
 from dataclasses import dataclass
-from datetime import timezone as dt_timezone
 from typing import Any, Mapping
 
 from django.core.cache import cache
 from django.db import connection
 from django.db.models import Q, QuerySet
-from django.utils.dateparse import parse_datetime
 
+from games.lib import rawrows
 from games.models import CheckIn, DiaryEntry, Match, Order, Phase, Seat
 from games.registry import UnknownGame, get_game, get_rules
 
@@ -442,12 +440,7 @@ def my_games(user: Any) -> list[MyGame]:
         if seat_id in seen:
             continue  # two open phases (never expected): the latest wins
         seen.add(seat_id)
-        if isinstance(awaited, str):
-            awaited = json.loads(awaited)
-        if isinstance(deadline, str):  # SQLite hands back naive UTC text
-            deadline = parse_datetime(deadline)
-            if deadline is not None and deadline.tzinfo is None:
-                deadline = deadline.replace(tzinfo=dt_timezone.utc)
+        awaited, deadline = rawrows.json_value(awaited), rawrows.aware_datetime(deadline)
         out.append(MyGame(seat_id=seat_id, seat_number=number, match_id=match_id,
                           match_name=name, game=game, status=status, phase_id=phase_id,
                           phase_kind=kind or "", turn=turn or 0, deadline_at=deadline,

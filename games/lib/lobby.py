@@ -12,20 +12,18 @@ list, and the join/leave forms' CSRF token is put in per request.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from datetime import timezone as dt_timezone
 from typing import Any
 
 from django.db import connection
 from django.middleware.csrf import get_token
 from django.template.loader import get_template
 from django.urls import reverse
-from django.utils.dateparse import parse_datetime
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from games import registry
+from games.lib import rawrows
 from games.lib.memo import CSRF_MARK, memo, with_csrf
 from games.models import CheckIn, Match, Phase, Seat
 
@@ -142,12 +140,7 @@ def my_rows(user: Any) -> list[Mine]:
         if seat_id in seen:
             continue  # two open phases (never expected): the latest wins
         seen.add(seat_id)
-        if isinstance(awaited, str):
-            awaited = json.loads(awaited)
-        if isinstance(deadline, str):  # SQLite hands back naive UTC text
-            deadline = parse_datetime(deadline)
-            if deadline is not None and deadline.tzinfo is None:
-                deadline = deadline.replace(tzinfo=dt_timezone.utc)
+        awaited, deadline = rawrows.json_value(awaited), rawrows.aware_datetime(deadline)
         waits = bool(phase_id is not None and number is not None and number in (awaited or []))
         out.append(Mine(match_id=match_id, name=name, game=game, status=status,
                         deadline_at=deadline if phase_id is not None else None,
