@@ -47,7 +47,11 @@ GAME_APPS = ["killgame", "diceslayer", "sanguosha"]
 INSTALLED_APPS += GAME_APPS
 
 MIDDLEWARE = [
+    # first: X-Forwarded-* only from TRUSTED_PROXIES (config/proxies.py)
+    "config.proxies.ForwardedHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # NUL and control characters in the address, query or form: a 400 page, not a 500
+    "config.badinput.BadInputMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.health.HealthzMiddleware",  # before sessions: the probe ignores cookies
     "config.outage.DatabaseOutageMiddleware",  # database down: 503 + Retry-After
@@ -214,7 +218,12 @@ SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the cookie-free meta tag instead
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_PROXY") else None
+# The reverse proxies in front of the web processes (addresses or networks, comma-separated;
+# empty: none). X-Forwarded-* headers count only on connections from them
+# (config/proxies.py): the client's address for every throttle, the HTTPS flag.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "")
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY else None
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # container probes speak plain HTTP
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
@@ -233,7 +242,7 @@ AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
 AXES_RESET_ON_SUCCESS = True
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "accounts.throttle.axes_lockout"
-AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
+AXES_CLIENT_IP_CALLABLE = "config.proxies.client_ip"
 AXES_VERBOSE = False
 THROTTLE_RATES = {
     "password_reset_email": "3/h",   # emails to one address
@@ -241,7 +250,7 @@ THROTTLE_RATES = {
     "signup_ip": "10/h",             # accounts made from one address
     "api_bad_token_ip": "20/10m",    # wrong API tokens from one address
 }
-RATELIMIT_IP_META_KEY = "accounts.throttle.client_ip"
+RATELIMIT_IP_META_KEY = "config.proxies.client_ip"
 # Without REDIS_URL the cache is per process: right for the embedded server (one process,
 # many threads), not for several gunicorn workers (set REDIS_URL there).
 SILENCED_SYSTEM_CHECKS = [] if REDIS_URL else ["axes.W001"]
@@ -266,12 +275,27 @@ PERMISSIONS_POLICY = ("accelerometer=(), camera=(), geolocation=(), gyroscope=()
                       "magnetometer=(), microphone=(), payment=(), usb=(), "
                       "interest-cohort=()")
 
+# Error reports (config/errorreports.py): every ERROR record (a 500, a failed task) goes to
+# ADMIN_EMAILS grouped by distinct error, at most one per error per interval, sent by a
+# thread off the request; or to Sentry when SENTRY_DSN is set. Django's own mail_admins
+# handler (one mail per failing request, inside it) is taken off the "django" logger.
+ERROR_REPORT_INTERVAL_SECONDS = env_int("ERROR_REPORT_INTERVAL_SECONDS", 600)
+SENTRY_DSN = env_str("SENTRY_DSN", "")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"},
+                 "error_reports": {"class": "config.errorreports.ThrottledAdminEmailHandler",
+                                   "level": "ERROR"}},
+    "root": {"handlers": ["console", "error_reports"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"django": {"handlers": [], "level": "INFO"},  # no mail_admins: see above
+                "django.db.backends": {"level": "WARNING"},
                 "axes": {"level": "WARNING"}},  # not every login at INFO
 }
+if SENTRY_DSN:
+    from config.errorreports import sentry_init
+
+    sentry_init(SENTRY_DSN, environment=env_str("SENTRY_ENVIRONMENT", "production"),
+                release=env_str("SENTRY_RELEASE", "") or None,
+                traces_sample_rate=float(env_str("SENTRY_TRACES_SAMPLE_RATE", "0") or 0))
