@@ -10,6 +10,7 @@ database holds every session, so nobody is logged out by a cache outage.
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from django.conf import settings
@@ -17,6 +18,7 @@ from django.contrib.sessions.backends.cached_db import SessionStore as CachedDBS
 from django.core.cache import caches
 
 log = logging.getLogger("django.contrib.sessions")
+_KEY = re.compile(r"[a-z0-9]{32}")
 
 
 class _TolerantCache:
@@ -61,3 +63,8 @@ class SessionStore(CachedDBStore):
     def __init__(self, session_key: str | None = None) -> None:
         super().__init__(session_key)
         self._cache: Any = _TolerantCache(caches[settings.SESSION_CACHE_ALIAS])
+
+    def _validate_session_key(self, key: Any) -> bool:
+        """Only keys this store could have made (32 lowercase letters and digits): a junk
+        cookie (a NUL byte, 4 KB of text) is no session, never a database error."""
+        return isinstance(key, str) and len(key) == 32 and _KEY.fullmatch(key) is not None
