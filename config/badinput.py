@@ -2,7 +2,7 @@
 
 PostgreSQL refuses text with a NUL byte (``DataError``), so a ``%00`` in a path parameter
 (``/players/u/%00/``) or a query value reached the database as an error. This middleware,
-early in the stack, refuses a request whose path, query string or urlencoded form holds a
+early in the stack, refuses a request whose path, query string or form (urlencoded or multipart) holds a
 NUL or another control character (C0 and DEL; tabs and line breaks stay allowed in form
 values, where a text box may hold them) before any view or lookup sees it. The answer is
 a small page (or the API's JSON error shape) that says what was wrong.
@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 _IN_PATH = re.compile(r"[\x00-\x1f\x7f]")
 #: never in a form or query value: the same, except tab, line feed and carriage return
 _IN_VALUE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-FORM_TYPE = "application/x-www-form-urlencoded"
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 MAX_CHECKED_BODY = 1024 * 1024  # larger form bodies are refused by Django's own limits
 
 
@@ -38,7 +38,7 @@ def bad_part(request: HttpRequest) -> str | None:
         for key, value in parse_qsl(query, keep_blank_values=True):
             if _IN_PATH.search(key) or _IN_VALUE.search(value):
                 return "query"
-    if request.method == "POST" and request.content_type == FORM_TYPE:
+    if request.method == "POST" and request.content_type in FORM_TYPES:
         try:
             size = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
@@ -67,7 +67,7 @@ def refusal(request: HttpRequest, part: str) -> HttpResponse:
 
 
 class BadInputMiddleware:
-    """Refuse control characters in the address, the query and urlencoded forms (400)."""
+    """Refuse control characters in the address, the query and forms (400)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response

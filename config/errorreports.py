@@ -113,12 +113,12 @@ def _shared_admit(key: str, interval: int) -> bool:
 
 
 def _send_loop() -> None:
-    from django.core.mail import mail_admins
+    from django.core import mail
 
     while True:
         report = _queue.get()
         try:
-            mail_admins(report.subject, report.body, fail_silently=True)
+            mail.mail_admins(report.subject, report.body, fail_silently=True)
         except Exception:  # noqa: BLE001 - a report that cannot go is not an error of its own
             pass
         finally:
