@@ -99,11 +99,23 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = env_str("REDIS_URL", "")
 # Every key this site writes to Redis starts with this (cache, beat lock, liveness marks).
 REDIS_KEY_PREFIX = env_str("REDIS_KEY_PREFIX", "pbw")
+# Two caches (docs/operations.md "Redis"): "default" holds what must not be evicted behind
+# anyone's back (sessions, throttle counters, presence, unread counts, locks) and lives in
+# the Redis of the broker (noeviction); "html" holds rendered HTML (match-page fragments,
+# diary sentences), rebuilt on any miss: give it a Redis of its own with a memory limit
+# and LRU eviction (CACHE_REDIS_URL; docker-compose.yml does), else it shares REDIS_URL.
+CACHE_REDIS_URL = env_str("CACHE_REDIS_URL", "")
+HTML_CACHE_ENTRIES = env_int("HTML_CACHE_ENTRIES", 2000)  # the in-process fallback's bound
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "config.cache.RedisCache",  # a client per pool
-                          "LOCATION": REDIS_URL, "KEY_PREFIX": REDIS_KEY_PREFIX}}
+                          "LOCATION": REDIS_URL, "KEY_PREFIX": REDIS_KEY_PREFIX},
+              "html": {"BACKEND": "config.cache.RedisCache",
+                       "LOCATION": CACHE_REDIS_URL or REDIS_URL,
+                       "KEY_PREFIX": f"{REDIS_KEY_PREFIX}:html"}}
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+              "html": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                       "LOCATION": "html", "OPTIONS": {"MAX_ENTRIES": HTML_CACHE_ENTRIES}}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -383,7 +383,11 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
             admin_url = reverse("admin:games_match_change", args=[match.pk])
         except NoReverseMatch:
             admin_url = None
-    diary_param = parse_int(request.GET.get(DIARY_PARAM))
+    # the board's key holds the older turn it shows: one the match has, else none (a
+    # made-up ?diary= is the page without it, never a new cache entry); the turns are
+    # looked up only when one is asked for
+    diary_param = (window()["asked"] if parse_int(request.GET.get(DIARY_PARAM)) is not None
+                   else None)
     clock_minute = fragment_cache.time_bucket()
     seat_notes = Lazy(lambda: [note for hook in SEAT_NOTES for note in hook(match, seats)]
                       if running else [])
