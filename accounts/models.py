@@ -135,3 +135,29 @@ class UnsubscribeToken(models.Model):
 
     def __str__(self) -> str:
         return f"unsubscribe {self.category} for {self.user}"
+
+
+class UserSession(models.Model):
+    """A logged-in session, listed on the player's sessions page (``accounts.sessions``):
+    made at login, renamed when Django cycles the key, marked ended at logout or when the
+    player ends it. ``cache_cleared`` False: its cached copy could not be deleted when it
+    was ended (the cache was down), so every process refuses that key until a sweep has
+    deleted it (fail closed)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="login_sessions")
+    session_key = models.CharField(max_length=40, unique=True)
+    created_at = models.DateTimeField()
+    ip = models.CharField(max_length=64, blank=True)
+    user_agent = models.CharField(max_length=200, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    cache_cleared = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["user", "ended_at"], name="usersession_user_live"),
+                   models.Index(fields=["session_key"], name="usersession_uncleared",
+                                condition=models.Q(cache_cleared=False))]
+
+    def __str__(self) -> str:
+        return f"session of {self.user} from {self.created_at:%Y-%m-%d %H:%M}"

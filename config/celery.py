@@ -43,6 +43,9 @@ app.conf.beat_schedule = {
                          "options": _expires(50)},
     "digests-send": {"task": "games.tasks.digests_send", "schedule": crontab(minute=0),
                      "options": _expires(3000)},
+    # every minute: cached copies of sessions ended while Redis was down (accounts/sessions.py)
+    "sessions-clear-ended": {"task": "accounts.tasks.sessions_clear_ended",
+                             "schedule": crontab(), "options": _expires(55)},
     # every five minutes (*/5 * * * *): Dice Slayer challenges unanswered for 48 h expire
     "diceslayer-challenges-expire": {"task": "diceslayer.tasks.challenges_expire",
                                      "schedule": crontab(minute="*/5"),

@@ -67,7 +67,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django_otp.middleware.OTPMiddleware",
-    "accounts.twofactor.StaffOtpMiddleware",
+    "accounts.twofactor.OtpRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "games.middleware.PresenceMiddleware",
@@ -117,11 +117,18 @@ else:
               "html": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
                        "LOCATION": "html", "OPTIONS": {"MAX_ENTRIES": HTML_CACHE_ENTRIES}}}
 
+# New passwords (sign up, change, reset): at least 12 characters, Django's checks, and the
+# local lists of accounts/passwords.py (PASSWORD_BLOCKLIST_FILE adds the operator's own,
+# e.g. a breach corpus's SHA-1 digests). Existing passwords keep working (the demo's too).
+PASSWORD_MIN_LENGTH = env_int("PASSWORD_MIN_LENGTH", 12)
+PASSWORD_BLOCKLIST_FILE = env_str("PASSWORD_BLOCKLIST_FILE", "")
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+     "OPTIONS": {"min_length": PASSWORD_MIN_LENGTH}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    {"NAME": "accounts.passwords.BlocklistValidator"},
 ]
 # Only players who confirmed their address may join matches (accounts/verification.py).
 # Off by default so the embedded demo's logins keep working; on in production.
@@ -226,6 +233,9 @@ EMAIL_ON_PAGE_SECONDS = env_int("EMAIL_ON_PAGE_SECONDS", 120)
 # Sessions read from the cache (Redis when configured) and written through to the
 # database: a page costs no session query while the cache holds it.
 SESSION_ENGINE = env_str("SESSION_ENGINE", "config.sessions")  # cached_db, outage-tolerant
+# A session ended while the cache was down is refused by every process (accounts/sessions.py);
+# each process re-reads the list of such sessions at most this often.
+SESSION_END_CHECK_SECONDS = env_int("SESSION_END_CHECK_SECONDS", 5)
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the cookie-free meta tag instead
 SECURE_CONTENT_TYPE_NOSNIFF = True

@@ -31,5 +31,8 @@ CELERY_BROKER_URL = "memory://"
 STORAGES = {**STORAGES, "staticfiles": {  # noqa: F405
     "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
 SITE_URL = "http://testserver"
+# Only the ends this process made: no periodic re-read inside a counted request (the
+# query-count tests); tests/security/test_sessions.py sets 0 to check the re-read.
+SESSION_END_CHECK_SECONDS = None
 ALLOWED_HOSTS = ["*"]
 DEBUG = False
