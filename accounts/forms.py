@@ -95,7 +95,12 @@ class ApiTokenForm(forms.Form):
 
     name = forms.CharField(max_length=100, label=_("Name"),
                            help_text=_("What uses it, e.g. “my bot”."))
-    scope = forms.ChoiceField(choices=ApiToken.Scope.choices, initial=ApiToken.Scope.READ,
+    SCOPE_CHOICES = [(ApiToken.Scope.READ, _("Read: my matches, views, diaries and messages")),
+                     (ApiToken.Scope.PLAY, _("Play: also submit orders and check in")),
+                     (ApiToken.Scope.PRESS, _("Press: also post messages")),
+                     (ApiToken.Scope.ALL, _("Play and press"))]
+
+    scope = forms.ChoiceField(choices=SCOPE_CHOICES, initial=ApiToken.Scope.READ,
                               label=_("Scope"), widget=forms.RadioSelect)
     days = forms.TypedChoiceField(choices=EXPIRY_CHOICES, coerce=int, initial=90,
                                   label=_("Expires after"))

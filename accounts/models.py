@@ -69,12 +69,16 @@ class ApiToken(models.Model):
 
     Stored hashed (``key_hash``): the raw key exists only on the instance that made it
     (``token.key``), shown once on the profile page. A user may have several, each named,
-    scoped (read, or play: orders and check-ins too), expiring and revocable.
+    scoped, expiring and revocable. Every scope reads; ``play`` also submits orders and
+    checks in, ``press`` also posts messages, ``all`` does both: a bot that plays cannot
+    write to other players unless it was given that too.
     """
 
     class Scope(models.TextChoices):
-        READ = "read", "Read: my matches, views and diaries"
+        READ = "read", "Read: my matches, views, diaries and messages"
         PLAY = "play", "Play: also submit orders and check in"
+        PRESS = "press", "Press: also post messages"
+        ALL = "all", "Play and press"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="api_tokens")
@@ -103,9 +107,14 @@ class ApiToken(models.Model):
     def is_usable(self, now) -> bool:
         return self.revoked_at is None and self.expires_at > now
 
-    def allows(self, method: str) -> bool:
-        """Read tokens may only read (GET/HEAD/OPTIONS)."""
-        return self.scope == self.Scope.PLAY or method in ("GET", "HEAD", "OPTIONS")
+    #: what each scope may do beyond reading
+    GRANTS = {"read": frozenset(), "play": frozenset({"play"}),
+              "press": frozenset({"press"}), "all": frozenset({"play", "press"})}
+
+    def allows(self, method: str, need: str = "play") -> bool:
+        """Every token reads (GET/HEAD/OPTIONS); anything else needs its scope to grant
+        ``need`` ("play": orders and check-ins; "press": messages)."""
+        return method in ("GET", "HEAD", "OPTIONS") or need in self.GRANTS.get(self.scope, ())
 
     def __str__(self) -> str:
         return f"API token {self.name!r} of {self.user} ({self.prefix}…)"

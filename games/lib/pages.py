@@ -34,7 +34,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import registry, selectors
 from games.exceptions import ApplicationError
-from games.lib import fragment_cache
+from games.lib import audit, fragment_cache
 from games.lib.sqlonce import CompiledOnce
 from games.forms import OrderForm, parse_int
 from games.models import CheckIn, Match, Phase, Seat
@@ -199,9 +199,12 @@ def diary_by_turn(rows: list[Any]) -> list[tuple[int, list[Any]]]:
 
 
 def viewer_of(request: HttpRequest, match: Match) -> tuple[Seat | None, bool]:
-    """(seat, omniscient): staff without a seat in the match see everything."""
+    """(seat, omniscient): staff without a seat in the match see everything, and each such
+    look is an audit line (``games.lib.audit``)."""
     seat = seat_of(match, request.user)
     director = bool(request.user.is_authenticated and request.user.is_staff and seat is None)
+    if director and match.status in (Match.Status.RUNNING, Match.Status.PAUSED):
+        audit.staff_view(request.user, match.pk, "page", request)
     return seat, director
 
 
