@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from config.env import (database_from_url, dev_secret_key, email_from_url, env_bool, env_int,
                         env_list, env_secret, env_str)
@@ -106,6 +107,7 @@ REDIS_KEY_PREFIX = env_str("REDIS_KEY_PREFIX", "pbw")
 # and LRU eviction (CACHE_REDIS_URL; docker-compose.yml does), else it shares REDIS_URL.
 CACHE_REDIS_URL = env_str("CACHE_REDIS_URL", "")
 HTML_CACHE_ENTRIES = env_int("HTML_CACHE_ENTRIES", 2000)  # the in-process fallback's bound
+CACHES: dict[str, dict[str, Any]]
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "config.cache.RedisCache",  # a client per pool
                           "LOCATION": REDIS_URL, "KEY_PREFIX": REDIS_KEY_PREFIX},

@@ -44,7 +44,7 @@ NOT_DELIVERING_BACKENDS = frozenset({"django.core.mail.backends.console.EmailBac
                                      "django.core.mail.backends.locmem.EmailBackend",
                                      "django.core.mail.backends.filebased.EmailBackend",
                                      "django.core.mail.backends.dummy.EmailBackend"})
-if EMAIL_BACKEND in NOT_DELIVERING_BACKENDS:  # noqa: F405
+if globals()["EMAIL_BACKEND"] in NOT_DELIVERING_BACKENDS:  # set by base from EMAIL_URL
     raise ImproperlyConfigured("Set EMAIL_URL for production (smtp://host:port or "
                                "smtps://user:password@host:465): the console backend would "
                                "print password-reset links to the log.")

@@ -20,9 +20,10 @@ DATABASES["default"]["CONN_MAX_AGE"] = 0
 os.environ.setdefault("PBW_TEST_DB", f"test_pbw_{os.getpid()}")
 DATABASES["default"]["TEST"] = {"NAME": os.environ["PBW_TEST_DB"]}
 SECRET_KEY = "test-only-secret-key-not-used-anywhere-else-" + "t" * 20
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-          "html": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                   "LOCATION": "html", "OPTIONS": {"MAX_ENTRIES": 2000}}}
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "html": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+             "LOCATION": "html", "OPTIONS": {"MAX_ENTRIES": 2000}}}
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 CELERY_TASK_ALWAYS_EAGER = True
