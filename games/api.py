@@ -57,14 +57,21 @@ def _user_from_token(request: HttpRequest) -> tuple[Any, JsonResponse | None]:
     if kind.lower() != "token" or not key:
         return None, error(401, "BAD_AUTH_HEADER",
                            "Use the header 'Authorization: Token <key>'.")
-    wait = throttle.retry_after(request, "api_bad_token_ip", increment=False)
+    try:
+        wait = throttle.retry_after(request, "api_bad_token_ip", increment=False)
+    except throttle.ThrottleUnavailable:
+        wait = None  # the cache is down: a right token still works (it is in the database)
     if wait is not None:  # too many wrong tokens from here: not even a right one, for now
         return None, throttle.too_many(request, wait, json=True)
     now = timezone_now()
     token = (ApiToken.objects.select_related("user")
              .filter(key_hash=hash_api_key(key[:MAX_TOKEN_CHARS])).first())
     if token is None or not token.is_usable(now) or not token.user.is_active:
-        wait = throttle.retry_after(request, "api_bad_token_ip")
+        try:
+            wait = throttle.retry_after(request, "api_bad_token_ip")
+        except throttle.ThrottleUnavailable:
+            # a wrong token cannot be counted now: refused with a 503 (fails closed)
+            return None, throttle.unavailable(request, json=True)
         if wait is not None:
             return None, throttle.too_many(request, wait, json=True)
         return None, error(401, "BAD_TOKEN", "This API token is not valid (wrong, expired "

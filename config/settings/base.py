@@ -96,10 +96,16 @@ REDIS_URL = env_str("REDIS_URL", "")
 # Every key this site writes to Redis starts with this (cache, beat lock, liveness marks).
 REDIS_KEY_PREFIX = env_str("REDIS_KEY_PREFIX", "pbw")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "config.cache.RedisCache",  # a client per pool
-                          "LOCATION": REDIS_URL, "KEY_PREFIX": REDIS_KEY_PREFIX}}
+    # a client per pool; an unreachable Redis is a miss, not an error (config/cache.py)
+    CACHES = {"default": {"BACKEND": "config.cache.RedisCache",
+                          "LOCATION": REDIS_URL, "KEY_PREFIX": REDIS_KEY_PREFIX,
+                          "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2}}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# After a failed cache call, Redis is not tried again for this long (pages meanwhile read
+# the database: docs/operations.md "Outages").
+CACHE_RETRY_SECONDS = env_int("CACHE_RETRY_SECONDS", 5)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -226,7 +232,7 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 # Throttling (accounts/throttle.py, docs/security.md). Logins, site and admin: django-axes
 # over the cache, per IP and per account; a lockout lasts the cool-off and is not extended
 # by more failures, so nobody is locked out for good. The rest: django-ratelimit windows.
-AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+AXES_HANDLER = "accounts.throttle.AxesHandler"  # fails closed while the cache is down
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
