@@ -9,11 +9,13 @@ from django.contrib import admin
 from django.urls import include, path
 
 from config.health import healthz
+from config.metrics import metrics
 
 handler500 = "config.outage.server_error"  # a database outage is a 503, not a 500
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("metrics", metrics, name="metrics"),  # Prometheus (docs/operations.md "Metrics")
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the visitors' switcher

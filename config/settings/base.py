@@ -190,6 +190,15 @@ HEALTH_SWEEP_MAX_AGE_SECONDS = env_int("HEALTH_SWEEP_MAX_AGE_SECONDS", 60)
 # A database outage answers 503 pages with this Retry-After (config/outage.py).
 OUTAGE_RETRY_AFTER_SECONDS = env_int("OUTAGE_RETRY_AFTER_SECONDS", 30)
 
+# /metrics for Prometheus (config/metrics.py): a bearer token; without one, only the
+# embedded server answers, and only to loopback.
+METRICS_TOKEN = env_secret("METRICS_TOKEN", "")
+
+# Retention (games/services/retention.py): pruned daily after these many days (0 = keep).
+RETENTION_OUTBOX_DAYS = env_int("RETENTION_OUTBOX_DAYS", 30)  # sent / failed emails
+RETENTION_SESSION_DAYS = env_int("RETENTION_SESSION_DAYS", 0)  # expired sessions: at once
+RETENTION_THROTTLE_DAYS = env_int("RETENTION_THROTTLE_DAYS", 30)  # axes' login records
+
 # The framework's knobs (issue #2).
 PHASE_CLOSE_MAX_FAILURES = env_int("PHASE_CLOSE_MAX_FAILURES", 3)
 PHASE_CLOSE_RETRY_SECONDS = env_int("PHASE_CLOSE_RETRY_SECONDS", 60)
@@ -222,7 +231,7 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_PROXY") else None
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # container probes speak plain HTTP
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]  # probes and scrapers speak plain HTTP
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
