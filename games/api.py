@@ -24,6 +24,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from accounts import throttle
 from accounts.models import ApiToken, hash_api_key
+from accounts.names import shown_name
 from games import selectors
 from games.exceptions import ApplicationError
 from games.forms import parse_int
@@ -250,7 +251,7 @@ def match_view(request: HttpRequest, match_id: str) -> JsonResponse:
     match = _match_for(request, match_id)
     seat, director = pages.viewer_of(request, match)
     phase = selectors.current_phase(match) if match.status in pages.LIVE_STATUSES else None
-    players = [{"seat": s.number, "name": s.user.get_username() if s.user_id else None,
+    players = [{"seat": s.number, "name": shown_name(s.user.get_username()) if s.user_id else None,
                 "bot": s.is_bot}
                for s in match.seats.filter(removed_at__isnull=True).select_related("user")
                .order_by("number", "joined_at")]
