@@ -134,13 +134,13 @@ def nags_under_load(stack: Stack, procs: Processes) -> dict[str, Any]:
     from games.models import Match, Seat
     from games.services.notifications import seats_send_nags
 
-    rounds, round_s, nag_threads, player_threads = 4, 4.0, 2, 6
-    matches = make_matches("nags", n=4, players=4)
+    rounds, round_s, nag_threads, player_threads = 6, 4.0, 2, 6
+    matches = make_matches("nags", n=4, players=4, config={"rounds": 50})
     players = _players(matches, reminders=True)
     time.sleep(1.5)  # statistics of earlier scenarios flushed
     before, log_before = _deadlocks(), _log_deadlocks(stack)
     codes: Counter = Counter()
-    nags = Counter()
+    nags: Counter = Counter()
     stop = threading.Event()
     lock = threading.Lock()
 
@@ -208,12 +208,14 @@ def nags_under_load(stack: Stack, procs: Processes) -> dict[str, Any]:
     twice += (Snapshot.objects.filter(match__in=matches, phase__isnull=False).values("phase")
               .annotate(n=Count("id")).filter(n__gt=1).count())
     fives = sum(n for code, n in codes.items() if code >= 500 or code == 0)
+    left_due = Phase.objects.filter(match__in=matches, closed_at__isnull=True,
+                                    deadline_at__lte=timezone_now()).count()
     result = {"name": "nags_under_load", "rounds": rounds, "load_s": load_s,
               "requests": sum(codes.values()), "status": dict(codes), "5xx": fives,
               "reminders_queued": reminders, "nag_runs": dict(nags),
               "phases_closed": phases_closed, "deadlocks": deadlocks,
               "deadlocks_in_log": logged, "closed_twice": twice,
-              "lost_closes": 0}
+              "lost_closes": left_due}
     result.update(email_counts(stack, matches, 150))
     return verdict(result, deadlocks == 0, logged == 0, fives == 0, reminders > 0,
                    phases_closed >= rounds * len(matches), not any(
