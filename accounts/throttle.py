@@ -17,6 +17,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from axes.handlers.cache import AxesCacheHandler
+from axes.helpers import get_cache
 from django_ratelimit.core import get_usage
 
 from config.cache import cache_down
@@ -109,6 +110,16 @@ class AxesHandler(AxesCacheHandler):
     """django-axes over the cache, failing closed: while the cache is down it cannot count
     failures, so no login is allowed (the 503 page) until it is back. Players already
     logged in keep playing (sessions are in the database)."""
+
+    @property
+    def cache(self):  # type: ignore[no-untyped-def]
+        """The cache as configured now, in this thread (axes keeps the one it found at
+        start-up, which outlives a settings change and is shared across threads)."""
+        return get_cache()
+
+    @cache.setter
+    def cache(self, value) -> None:  # type: ignore[no-untyped-def]
+        pass
 
     def is_allowed(self, request: HttpRequest, credentials: dict | None = None) -> bool:
         allowed = super().is_allowed(request, credentials)
