@@ -110,39 +110,45 @@ def sweep_age(now: datetime) -> float | None:
     return _seconds(now - last) if last else None
 
 
+#: (metric, what it says, the figure's key) of :func:`phase_figures` and :func:`outbox_figures`
+PHASE_GAUGES = (
+    ("pbw_phases_overdue", "Open phases of running matches past their deadline (not "
+     "quarantined): the sweep has not closed them yet.", "overdue"),
+    ("pbw_phase_overdue_max_seconds", "How late the most overdue open phase is, in seconds "
+     "(0 when none is overdue).", "overdue_max_s"),
+    ("pbw_phases_ready", "Open phases every awaited player checked in for (the sweep closes "
+     "them next).", "ready"),
+    ("pbw_phases_quarantined", "Phases whose rules failed to resolve three times: waiting "
+     "for the director.", "quarantined"),
+    ("pbw_phase_closes_last_minute", "Phases closed in the last 60 seconds (closes per "
+     "minute).", "closes_last_minute"),
+)
+OUTBOX_GAUGES = (
+    ("pbw_outbox_backlog", "Emails due to be sent now and not sent yet.", "backlog"),
+    ("pbw_outbox_oldest_unsent_seconds", "Age of the oldest email due and not sent (0 when "
+     "none).", "oldest_s"),
+    ("pbw_outbox_waiting", "Emails waiting for a later time (a retry's backoff, a coalesced "
+     "'your move').", "later"),
+    ("pbw_outbox_retrying", "Emails whose last attempt failed and that wait for their next.",
+     "retrying"),
+    ("pbw_outbox_held", "Emails held after a restore for the director to release or drop "
+     "(manage.py mail_hold).", "held"),
+    ("pbw_outbox_send_failures", "Emails that failed for good (refused address, or a day of "
+     "temporary failures), all time.", "failed_total"),
+    ("pbw_outbox_send_failures_last_hour", "Emails that failed for good in the last hour.",
+     "failed_last_hour"),
+)
+
+
 class SiteCollector(Collector):
     """Reads every figure at scrape time (a handful of indexed queries)."""
 
     def collect(self) -> Iterator[Any]:
         now = timezone_now()
-        phases = phase_figures(now)
-        yield _gauge("pbw_phases_overdue", "Open phases of running matches past their "
-                     "deadline (not quarantined): the sweep has not closed them yet.",
-                     phases["overdue"])
-        yield _gauge("pbw_phase_overdue_max_seconds", "How late the most overdue open "
-                     "phase is, in seconds (0 when none is overdue).", phases["overdue_max_s"])
-        yield _gauge("pbw_phases_ready", "Open phases every awaited player checked in for "
-                     "(the sweep closes them next).", phases["ready"])
-        yield _gauge("pbw_phases_quarantined", "Phases whose rules failed to resolve three "
-                     "times: waiting for the director.", phases["quarantined"])
-        yield _gauge("pbw_phase_closes_last_minute", "Phases closed in the last 60 seconds "
-                     "(closes per minute).", phases["closes_last_minute"])
-        outbox = outbox_figures(now)
-        yield _gauge("pbw_outbox_backlog", "Emails due to be sent now and not sent yet.",
-                     outbox["backlog"])
-        yield _gauge("pbw_outbox_oldest_unsent_seconds", "Age of the oldest email due and "
-                     "not sent (0 when none).", outbox["oldest_s"])
-        yield _gauge("pbw_outbox_waiting", "Emails waiting for a later time (a retry's "
-                     "backoff, a coalesced 'your move').", outbox["later"])
-        yield _gauge("pbw_outbox_retrying", "Emails whose last attempt failed and that wait "
-                     "for their next.", outbox["retrying"])
-        yield _gauge("pbw_outbox_held", "Emails held after a restore for the director to "
-                     "release or drop (manage.py mail_hold).", outbox["held"])
-        yield _gauge("pbw_outbox_send_failures", "Emails that failed for good (refused "
-                     "address, or a day of temporary failures), all time.",
-                     outbox["failed_total"])
-        yield _gauge("pbw_outbox_send_failures_last_hour", "Emails that failed for good in "
-                     "the last hour.", outbox["failed_last_hour"])
+        for gauges, figures in ((PHASE_GAUGES, phase_figures(now)),
+                                (OUTBOX_GAUGES, outbox_figures(now))):
+            for name, doc, key in gauges:
+                yield _gauge(name, doc, figures[key])
         age = sweep_age(now)
         if age is not None:
             yield _gauge("pbw_sweep_age_seconds", "Seconds since the deadline sweep last "

@@ -64,3 +64,27 @@ def test_the_figures(settings):
     values = _values(client.get("/metrics", HTTP_AUTHORIZATION="Bearer t").content)
     assert values["pbw_phase_closes_last_minute"] == 1
     assert values["pbw_phases_overdue"] == 0
+
+
+def test_queue_depths_from_a_redis_broker(settings):
+    import redis
+
+    from config.metrics import queue_depths
+
+    url = "redis://127.0.0.1:6379/13"
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=0.5)
+        client.ping()
+    except redis.exceptions.ConnectionError:
+        pytest.skip("no Redis on 127.0.0.1:6379")
+    settings.CELERY_BROKER_URL = url
+    client.delete("clock", "mail", "default", "mail\x06\x163")
+    try:
+        client.rpush("mail", "a", "b")
+        client.rpush("mail\x06\x163", "c")  # a priority level of the same queue
+        client.rpush("clock", "d")
+        assert queue_depths() == {"clock": 1, "mail": 3, "default": 0}
+    finally:
+        client.delete("clock", "mail", "default", "mail\x06\x163")
+    settings.CELERY_BROKER_URL = "memory://"
+    assert queue_depths() is None  # the embedded server: no broker to read
