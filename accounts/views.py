@@ -180,8 +180,16 @@ def api_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
 def email_change(request: HttpRequest) -> HttpResponse:
     """The profile's "change email" form: with the password, a link goes to the new
     address (as often as password-reset emails); nothing changes until it is opened."""
+    key = f"user:{request.user.pk}"
+    wait = throttle.retry_after(request, "password_confirm", key, increment=False)
+    if wait is not None:  # too many wrong passwords: a stolen session guessing
+        return throttle.too_many(request, wait)
     form = EmailChangeForm(request.POST, user=request.user)
     if not form.is_valid():
+        if "password" in form.errors:
+            wait = throttle.retry_after(request, "password_confirm", key)
+            if wait is not None:
+                return throttle.too_many(request, wait)
         return _profile_page(request, email_form=form, status=400)
     new_email = form.cleaned_data["new_email"]
     wait = throttle.retry_after(request, "password_reset_email", throttle.email_key(new_email))

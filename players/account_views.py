@@ -13,6 +13,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from accounts import throttle
 from games.api import api_view, ok
 from games.exceptions import ApplicationError
 from players.account import account_delete, account_export
@@ -35,10 +36,18 @@ def delete(request: HttpRequest) -> HttpResponse:
     """Delete my account: the password confirms it; afterwards I am logged out."""
     error = ""
     if request.method == "POST":
+        key = f"user:{request.user.pk}"
+        wait = throttle.retry_after(request, "password_confirm", key, increment=False)
+        if wait is not None:  # too many wrong passwords: a stolen session guessing
+            return throttle.too_many(request, wait)
         try:
             account_delete(user=request.user, password=request.POST.get("password", ""))
         except ApplicationError as exc:
             error = exc.message
+            if exc.code == "WRONG_PASSWORD":
+                wait = throttle.retry_after(request, "password_confirm", key)
+                if wait is not None:
+                    return throttle.too_many(request, wait)
         else:
             logout(request)
             messages.success(request, _("Your account is deleted. Thank you for playing."))

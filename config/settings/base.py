@@ -255,6 +255,7 @@ THROTTLE_RATES = {
     "password_reset_ip": "20/h",     # reset requests from one address
     "signup_ip": "10/h",             # accounts made from one address
     "api_bad_token_ip": "20/10m",    # wrong API tokens from one address
+    "password_confirm": "10/h",      # wrong passwords to delete an account or change its email
 }
 RATELIMIT_IP_META_KEY = "accounts.throttle.client_ip"
 # Without REDIS_URL the cache is per process: right for the embedded server (one process,

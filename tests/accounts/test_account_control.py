@@ -175,3 +175,16 @@ def test_change_email_with_a_confirmation_link():
     assert mail.outbox[-1].to == ["emma@example.com"]  # the old address is told
     assert c.post(url).status_code == 400  # used: no longer valid
     assert Client().get("/accounts/email/confirm/junk/").status_code == 400
+
+
+def test_wrong_passwords_on_the_delete_page_are_throttled(settings):
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "password_confirm": "3/h"}
+    user = make_user()
+    c = _client(user)
+    for _ in range(3):
+        assert c.post(reverse("account-delete"), {"password": "guess"}).status_code == 400
+    assert c.post(reverse("account-delete"), {"password": "guess"}).status_code == 429
+    resp = c.post(reverse("account-delete"), {"password": "pw-" + user.username})
+    assert resp.status_code == 429 and resp["Retry-After"]
+    user.refresh_from_db()
+    assert user.is_active  # not even the right password, for now
