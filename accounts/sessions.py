@@ -66,11 +66,14 @@ def live_sessions(user: Any) -> list[UserSession]:
 
 def _delete_cached(session_key: str) -> bool:
     """Delete the cached copy; False when the cache cannot be reached."""
+    from config.cache import cache_down
+
     try:
         caches[settings.SESSION_CACHE_ALIAS].delete(_cache_key(session_key))
     except Exception:  # noqa: BLE001 - any cache failure: the caller fails closed
         return False
-    return True
+    # the Redis backend answers an outage as a miss (config/cache.py): ask it
+    return not cache_down()
 
 
 def session_end(session_key: str) -> bool:

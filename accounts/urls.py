@@ -38,6 +38,8 @@ urlpatterns = [
     path("sessions/", views.sessions_page, name="sessions"),
     path("otp/", twofactor.otp_verify, name="otp"),
     path("two-step/", twofactor.two_step, name="two-step"),
+    path("profile/email/", views.email_change, name="email-change"),
+    path("email/confirm/<str:token>/", views.email_change_confirm, name="email-change-confirm"),
     path("profile/token/", views.api_token_create, name="api-token-create"),
     path("profile/token/<int:token_id>/revoke/", views.api_token_revoke,
          name="api-token-revoke"),

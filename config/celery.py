@@ -46,6 +46,9 @@ app.conf.beat_schedule = {
     # every minute: cached copies of sessions ended while Redis was down (accounts/sessions.py)
     "sessions-clear-ended": {"task": "accounts.tasks.sessions_clear_ended",
                              "schedule": crontab(), "options": _expires(55)},
+    # daily at 03:30 UTC: prune sent email, expired sessions, old login records
+    "retention-prune": {"task": "games.tasks.retention_prune",
+                        "schedule": crontab(minute=30, hour=3), "options": _expires(3600)},
     # every five minutes (*/5 * * * *): Dice Slayer challenges unanswered for 48 h expire
     "diceslayer-challenges-expire": {"task": "diceslayer.tasks.challenges_expire",
                                      "schedule": crontab(minute="*/5"),

@@ -27,12 +27,15 @@ def _empty_cache():
     from django.conf import settings
     from django.core.cache import caches
 
+    from config.cache import reset_outage_state
     from games.lib import presence
 
+    reset_outage_state()  # a Redis outage another test simulated is over
     for alias in settings.CACHES:  # the throttles' and the rendered HTML's
         caches[alias].clear()
     presence.forget_written()  # its record of what it wrote went with the cache
     yield
+    reset_outage_state()
 
 
 @pytest.fixture(autouse=True)

@@ -109,15 +109,22 @@ CACHE_REDIS_URL = env_str("CACHE_REDIS_URL", "")
 HTML_CACHE_ENTRIES = env_int("HTML_CACHE_ENTRIES", 2000)  # the in-process fallback's bound
 CACHES: dict[str, dict[str, Any]]
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "config.cache.RedisCache",  # a client per pool
-                          "LOCATION": REDIS_URL, "KEY_PREFIX": REDIS_KEY_PREFIX},
+    # a client per pool; an unreachable Redis is a miss, not an error (config/cache.py)
+    CACHES = {"default": {"BACKEND": "config.cache.RedisCache",
+                          "LOCATION": REDIS_URL, "KEY_PREFIX": REDIS_KEY_PREFIX,
+                          "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2}},
               "html": {"BACKEND": "config.cache.RedisCache",
                        "LOCATION": CACHE_REDIS_URL or REDIS_URL,
-                       "KEY_PREFIX": f"{REDIS_KEY_PREFIX}:html"}}
+                       "KEY_PREFIX": f"{REDIS_KEY_PREFIX}:html",
+                       "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2}}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
               "html": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
                        "LOCATION": "html", "OPTIONS": {"MAX_ENTRIES": HTML_CACHE_ENTRIES}}}
+
+# After a failed cache call, Redis is not tried again for this long (pages meanwhile read
+# the database: docs/operations.md "Outages").
+CACHE_RETRY_SECONDS = env_int("CACHE_RETRY_SECONDS", 5)
 
 # New passwords (sign up, change, reset): at least 12 characters, Django's checks, and the
 # local lists of accounts/passwords.py (PASSWORD_BLOCKLIST_FILE adds the operator's own,
@@ -209,6 +216,15 @@ HEALTH_SWEEP_MAX_AGE_SECONDS = env_int("HEALTH_SWEEP_MAX_AGE_SECONDS", 60)
 # A database outage answers 503 pages with this Retry-After (config/outage.py).
 OUTAGE_RETRY_AFTER_SECONDS = env_int("OUTAGE_RETRY_AFTER_SECONDS", 30)
 
+# /metrics for Prometheus (config/metrics.py): a bearer token; without one, only the
+# embedded server answers, and only to loopback.
+METRICS_TOKEN = env_secret("METRICS_TOKEN", "")
+
+# Retention (games/services/retention.py): pruned daily after these many days (0 = keep).
+RETENTION_OUTBOX_DAYS = env_int("RETENTION_OUTBOX_DAYS", 30)  # sent / failed emails
+RETENTION_SESSION_DAYS = env_int("RETENTION_SESSION_DAYS", 0)  # expired sessions: at once
+RETENTION_THROTTLE_DAYS = env_int("RETENTION_THROTTLE_DAYS", 30)  # axes' login records
+
 # The framework's knobs (issue #2).
 PHASE_CLOSE_MAX_FAILURES = env_int("PHASE_CLOSE_MAX_FAILURES", 3)
 PHASE_CLOSE_RETRY_SECONDS = env_int("PHASE_CLOSE_RETRY_SECONDS", 60)
@@ -249,7 +265,7 @@ TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "")
 BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY else None
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # container probes speak plain HTTP
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]  # probes and scrapers speak plain HTTP
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
@@ -259,7 +275,7 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 # Throttling (accounts/throttle.py, docs/security.md). Logins, site and admin: django-axes
 # over the cache, per IP and per account; a lockout lasts the cool-off and is not extended
 # by more failures, so nobody is locked out for good. The rest: django-ratelimit windows.
-AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+AXES_HANDLER = "accounts.throttle.AxesHandler"  # fails closed while the cache is down
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
@@ -273,6 +289,7 @@ THROTTLE_RATES = {
     "password_reset_ip": "20/h",     # reset requests from one address
     "signup_ip": "10/h",             # accounts made from one address
     "api_bad_token_ip": "20/10m",    # wrong API tokens from one address
+    "password_confirm": "10/h",      # wrong passwords to delete an account or change its email
 }
 RATELIMIT_IP_META_KEY = "config.proxies.client_ip"
 # Without REDIS_URL the cache is per process: right for the embedded server (one process,
