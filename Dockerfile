@@ -6,7 +6,7 @@ COPY requirements.txt .
 RUN pip install --no-cache-dir -r requirements.txt
 COPY . .
 RUN SECRET_KEY=build-only-not-secret-$(date +%s)-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx \
-    python manage.py collectstatic --noinput
+    EMAIL_URL=smtp://localhost:25 python manage.py collectstatic --noinput
 RUN useradd --create-home app && mkdir -p /app/var && chown -R app /app/var
 USER app
 EXPOSE 8000

@@ -11,6 +11,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import ApiToken, Profile
+from config.textclean import clean_name
 
 MAX_REMINDER_HOURS = 72
 
@@ -33,6 +34,12 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]  # django-stubs declare no Meta
         model = get_user_model()
         fields = ("username", "email")
+
+    def __init__(self, data=None, *args, **kwargs) -> None:
+        if data is not None and isinstance(data.get("username"), str):
+            data = data.copy()  # invisible characters out before the name is validated
+            data["username"] = clean_name(data["username"])
+        super().__init__(data, *args, **kwargs)
 
     def clean_username(self) -> str:
         return self.cleaned_data["username"]  # not "A user with that username already exists"
@@ -88,10 +95,21 @@ class ApiTokenForm(forms.Form):
 
     name = forms.CharField(max_length=100, label=_("Name"),
                            help_text=_("What uses it, e.g. “my bot”."))
-    scope = forms.ChoiceField(choices=ApiToken.Scope.choices, initial=ApiToken.Scope.READ,
+    SCOPE_CHOICES = [(ApiToken.Scope.READ, _("Read: my matches, views, diaries and messages")),
+                     (ApiToken.Scope.PLAY, _("Play: also submit orders and check in")),
+                     (ApiToken.Scope.PRESS, _("Press: also post messages")),
+                     (ApiToken.Scope.ALL, _("Play and press"))]
+
+    scope = forms.ChoiceField(choices=SCOPE_CHOICES, initial=ApiToken.Scope.READ,
                               label=_("Scope"), widget=forms.RadioSelect)
     days = forms.TypedChoiceField(choices=EXPIRY_CHOICES, coerce=int, initial=90,
                                   label=_("Expires after"))
+
+    def clean_name(self) -> str:
+        name = clean_name(self.cleaned_data["name"])
+        if not name:
+            raise forms.ValidationError(_("Give the token a name."))
+        return name
 
     def save(self, *, user) -> ApiToken:
         from datetime import timedelta

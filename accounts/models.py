@@ -69,12 +69,16 @@ class ApiToken(models.Model):
 
     Stored hashed (``key_hash``): the raw key exists only on the instance that made it
     (``token.key``), shown once on the profile page. A user may have several, each named,
-    scoped (read, or play: orders and check-ins too), expiring and revocable.
+    scoped, expiring and revocable. Every scope reads; ``play`` also submits orders and
+    checks in, ``press`` also posts messages, ``all`` does both: a bot that plays cannot
+    write to other players unless it was given that too.
     """
 
     class Scope(models.TextChoices):
-        READ = "read", "Read: my matches, views and diaries"
+        READ = "read", "Read: my matches, views, diaries and messages"
         PLAY = "play", "Play: also submit orders and check in"
+        PRESS = "press", "Press: also post messages"
+        ALL = "all", "Play and press"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="api_tokens")
@@ -103,9 +107,14 @@ class ApiToken(models.Model):
     def is_usable(self, now) -> bool:
         return self.revoked_at is None and self.expires_at > now
 
-    def allows(self, method: str) -> bool:
-        """Read tokens may only read (GET/HEAD/OPTIONS)."""
-        return self.scope == self.Scope.PLAY or method in ("GET", "HEAD", "OPTIONS")
+    #: what each scope may do beyond reading
+    GRANTS = {"read": frozenset(), "play": frozenset({"play"}),
+              "press": frozenset({"press"}), "all": frozenset({"play", "press"})}
+
+    def allows(self, method: str, need: str = "play") -> bool:
+        """Every token reads (GET/HEAD/OPTIONS); anything else needs its scope to grant
+        ``need`` ("play": orders and check-ins; "press": messages)."""
+        return method in ("GET", "HEAD", "OPTIONS") or need in self.GRANTS.get(self.scope, ())
 
     def __str__(self) -> str:
         return f"API token {self.name!r} of {self.user} ({self.prefix}…)"
@@ -135,3 +144,29 @@ class UnsubscribeToken(models.Model):
 
     def __str__(self) -> str:
         return f"unsubscribe {self.category} for {self.user}"
+
+
+class UserSession(models.Model):
+    """A logged-in session, listed on the player's sessions page (``accounts.sessions``):
+    made at login, renamed when Django cycles the key, marked ended at logout or when the
+    player ends it. ``cache_cleared`` False: its cached copy could not be deleted when it
+    was ended (the cache was down), so every process refuses that key until a sweep has
+    deleted it (fail closed)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="login_sessions")
+    session_key = models.CharField(max_length=40, unique=True)
+    created_at = models.DateTimeField()
+    ip = models.CharField(max_length=64, blank=True)
+    user_agent = models.CharField(max_length=200, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    cache_cleared = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["user", "ended_at"], name="usersession_user_live"),
+                   models.Index(fields=["session_key"], name="usersession_uncleared",
+                                condition=models.Q(cache_cleared=False))]
+
+    def __str__(self) -> str:
+        return f"session of {self.user} from {self.created_at:%Y-%m-%d %H:%M}"

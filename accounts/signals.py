@@ -35,3 +35,22 @@ def staff_sessions_are_short(sender, request, user, **kwargs):
     two weeks): a forgotten admin tab is a smaller risk."""
     if user.is_staff and request is not None and hasattr(request, "session"):
         request.session.set_expiry(settings.STAFF_SESSION_SECONDS)
+
+
+@receiver(user_logged_in)
+def session_listed(sender, request, user, **kwargs):
+    """The new session shows on the player's sessions page (``accounts.sessions``)."""
+    if request is not None:
+        from accounts.sessions import record_login
+
+        record_login(request, user)
+
+
+@receiver(user_logged_in)
+def second_factor_asked(sender, request, user, **kwargs):
+    """A player with two-step login on proves a code before anything else
+    (``accounts.twofactor``): read once here, not on every request."""
+    if request is not None:
+        from accounts.twofactor import mark_login
+
+        mark_login(request, user)

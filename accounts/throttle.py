@@ -21,18 +21,7 @@ from axes.helpers import get_cache
 from django_ratelimit.core import get_usage
 
 from config.cache import cache_down
-
-
-def client_ip(request: HttpRequest) -> str:
-    """The address to count against. Behind our proxy (``BEHIND_PROXY``) it is the last
-    ``X-Forwarded-For`` entry, the one the proxy itself appended (earlier ones are
-    whatever the client sent); otherwise the socket's address."""
-    if settings.SECURE_PROXY_SSL_HEADER is not None:
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        last = forwarded.rsplit(",", 1)[-1].strip()
-        if last:
-            return last[:64]
-    return request.META.get("REMOTE_ADDR") or "0.0.0.0"
+from config.proxies import client_ip
 
 
 def _ip_key(group: str, request: HttpRequest) -> str:

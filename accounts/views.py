@@ -7,9 +7,11 @@ that sends the email (``games.unsubscribe``): ``accounts`` imports nothing of ``
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import get_user_model, login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -41,7 +43,7 @@ class PasswordResetView(auth_views.PasswordResetView):
     """Django's reset view, throttled: at most ``THROTTLE_RATES["password_reset_email"]``
     emails to one address (further requests still answer "check your email", so nothing
     tells whether the address has an account or was throttled) and a 429 for an address
-    that asks too often."""
+    that asks too often. The email's link and subject come from ``SITE_URL``."""
 
     def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
         wait = throttle.retry_after(request, "password_reset_ip")
@@ -54,6 +56,11 @@ class PasswordResetView(auth_views.PasswordResetView):
         if throttle.retry_after(self.request, "password_reset_email",
                                 throttle.email_key(email)) is not None:
             return redirect(self.get_success_url())  # the same answer, no email
+        # the link and the subject name the site's own address (SITE_URL), never the
+        # request's Host: a forged Host must not put its own link in a real reset email
+        site = urlsplit(settings.SITE_URL)
+        self.extra_email_context = {"site_url": settings.SITE_URL, "site_name": settings.SITE_NAME,
+                                    "domain": site.netloc, "protocol": site.scheme}
         return super().form_valid(form)
 
 
@@ -173,6 +180,49 @@ def api_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     token.save(update_fields=["revoked_at"])
     messages.success(request, TOKEN_REVOKED.format(name=token.name))
     return redirect("accounts:profile")
+
+
+SESSION_ENDED = _("That session is ended: it is logged out.")
+SESSIONS_ENDED = _("Every other session is logged out.")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sessions_page(request: HttpRequest) -> HttpResponse:
+    """My logged-in sessions (device, address, since when); end one, or every other one.
+    POST ``end=<id>``, ``end=others`` or ``end=all``; ending this session logs me out here."""
+    from accounts.sessions import live_sessions, session_end, sessions_end_all
+
+    current = request.session.session_key
+    if request.method == "POST":
+        target = request.POST.get("end", "")
+        if target in ("others", "all"):
+            sessions_end_all(request.user, except_key=current)
+            if target == "all":
+                logout(request)
+                return redirect("accounts:login")
+            messages.success(request, SESSIONS_ENDED)
+            return redirect("accounts:sessions")
+        row = None
+        pk = _int_or_none(target)
+        if pk is not None:
+            row = next((r for r in live_sessions(request.user) if r.pk == pk), None)
+        if row is None:
+            raise Http404("No such session.")
+        if row.session_key == current:
+            logout(request)
+            return redirect("accounts:login")
+        session_end(row.session_key)
+        messages.success(request, SESSION_ENDED)
+        return redirect("accounts:sessions")
+    rows = live_sessions(request.user)
+    return render(request, "accounts/sessions.html", {
+        "rows": rows, "current": current,
+        "others": sum(1 for r in rows if r.session_key != current)})
+
+
+def _int_or_none(raw: str) -> int | None:
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 18 else None
 
 
 @login_required

@@ -43,6 +43,9 @@ app.conf.beat_schedule = {
                          "options": _expires(50)},
     "digests-send": {"task": "games.tasks.digests_send", "schedule": crontab(minute=0),
                      "options": _expires(3000)},
+    # every minute: cached copies of sessions ended while Redis was down (accounts/sessions.py)
+    "sessions-clear-ended": {"task": "accounts.tasks.sessions_clear_ended",
+                             "schedule": crontab(), "options": _expires(55)},
     # daily at 03:30 UTC: prune sent email, expired sessions, old login records
     "retention-prune": {"task": "games.tasks.retention_prune",
                         "schedule": crontab(minute=30, hour=3), "options": _expires(3600)},

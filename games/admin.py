@@ -21,6 +21,7 @@ from django.utils.timezone import now as timezone_now
 
 from games import registry, selectors
 from games.exceptions import ApplicationError
+from games.lib.audit import AuditedAdminMixin
 from games.lib.dates import format_local
 from games.models import (DiaryEntry, DirectorAction, Match, Notification, Phase, Seat,
                           SweepHeartbeat)
@@ -114,7 +115,8 @@ class PhaseInline(admin.TabularInline):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
+    match_field = "pk"  # the full state and the diary of the match: an audit line each
     form = MatchForm
     list_display = ["name", "game", "status", "players", "open_phase", "needs_director",
                     "created_at"]
@@ -409,7 +411,7 @@ class PhaseAdmin(admin.ModelAdmin):
 
 
 @admin.register(DiaryEntry)
-class DiaryEntryAdmin(admin.ModelAdmin):
+class DiaryEntryAdmin(AuditedAdminMixin, admin.ModelAdmin):
     list_display = ["match", "seq", "turn", "phase_kind", "kind", "is_public", "audience",
                     "created_at"]
     list_filter = ["is_public", "kind"]

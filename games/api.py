@@ -49,7 +49,8 @@ def ok(**data: Any) -> JsonResponse:
     return JsonResponse({"ok": True, **data})
 
 
-def _user_from_token(request: HttpRequest) -> tuple[Any, JsonResponse | None]:
+def _user_from_token(request: HttpRequest, need: str = "play"
+                     ) -> tuple[Any, JsonResponse | None]:
     header = request.headers.get("Authorization", "")
     if not header:
         return None, None
@@ -79,9 +80,11 @@ def _user_from_token(request: HttpRequest) -> tuple[Any, JsonResponse | None]:
                                              "or revoked).")
     if token.last_used_at is None or (now - token.last_used_at).total_seconds() > TOKEN_LAST_USED_GRANULARITY_S:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
-    if not token.allows(request.method or ""):
-        return None, error(403, "TOKEN_SCOPE", f"This token may only read (scope "
-                                               f"{token.scope!r}); make a 'play' token to act.")
+    if not token.allows(request.method or "", need):
+        return None, error(403, "TOKEN_SCOPE", f"This token (scope {token.scope!r}) may not "
+                                               f"do this; it needs the {need!r} scope (make "
+                                               f"a '{need}' or 'all' token).",
+                           details={"scope": token.scope, "needs": need})
     return token.user, None
 
 
@@ -99,8 +102,11 @@ def _csrf_failure(request: HttpRequest) -> JsonResponse | None:
     return None
 
 
-def api_view(methods: tuple[str, ...]) -> Callable[[Callable[..., JsonResponse]], Callable[..., JsonResponse]]:
-    """Authenticate (token or session), check the method, turn errors into JSON."""
+def api_view(methods: tuple[str, ...], *, scope: str = "play"
+             ) -> Callable[[Callable[..., JsonResponse]], Callable[..., JsonResponse]]:
+    """Authenticate (token or session), check the method, turn errors into JSON. A token
+    acts (anything but GET) only if its scope grants ``scope`` ("play": orders and
+    check-ins; "press": messages)."""
     def decorator(fn: Callable[..., JsonResponse]) -> Callable[..., JsonResponse]:
         @csrf_exempt
         @wraps(fn)
@@ -110,7 +116,7 @@ def api_view(methods: tuple[str, ...]) -> Callable[[Callable[..., JsonResponse]]
                              f"Use {' or '.join(methods)} on this URL.")
                 resp["Allow"] = ", ".join(methods)
                 return resp
-            user, failure = _user_from_token(request)
+            user, failure = _user_from_token(request, scope)
             if failure is not None:
                 return failure
             if user is not None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import zoneinfo
+from datetime import timedelta
 from typing import Any
 
 from django import forms
@@ -25,6 +26,8 @@ ORDER_NOT_OBJECT = _("An order must be a JSON object, like {\"key\": value}.")
 JSON_REFUSED = _("Enter valid JSON: {error}.")
 MAX_PLAYERS_BELOW_MIN = _("The maximum cannot be below the minimum.")
 STARTS_IN_THE_PAST = _("Choose a start time in the future (or leave it empty).")
+STARTS_TOO_LATE = _("Choose a start time within the next %(years)d years.")
+MAX_START_YEARS = 100  # far from any date arithmetic's edge (9999-12-31 overflowed)
 #: config keys a game may share with the match's own fields (asked once, as match fields)
 MATCH_FIELD_KEYS = ("min_players", "max_players", "timezone")
 
@@ -183,6 +186,9 @@ class MatchCreateForm(forms.Form):
         value = self.cleaned_data.get("starts_at")
         if value is not None and value <= timezone_now():
             raise forms.ValidationError(STARTS_IN_THE_PAST)
+        # checked before anything converts it: 9999-12-31 23:59 west of UTC overflows
+        if value is not None and value > timezone_now() + timedelta(days=365 * MAX_START_YEARS):
+            raise forms.ValidationError(STARTS_TOO_LATE % {"years": MAX_START_YEARS})
         return value
 
     def clean(self) -> dict[str, Any]:

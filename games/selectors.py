@@ -15,14 +15,18 @@ import inspect
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from django.core.cache import cache
-from accounts.names import shown_name
+from django.core.cache import caches
 from django.db import connection
 from django.db.models import Q, QuerySet
+from django.utils.connection import ConnectionProxy
 
+from accounts.names import shown_name
 from games.lib import rawrows
 from games.models import CheckIn, DiaryEntry, Match, Order, Phase, Seat
 from games.registry import UnknownGame, get_game, get_rules
+
+#: diary sentences live in the evictable cache of rendered text (settings: "html")
+cache = ConnectionProxy(caches, "html")
 
 
 def match_list_for_user(user) -> QuerySet[Match]:

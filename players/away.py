@@ -16,10 +16,15 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils.timezone import now as timezone_now
+from django.utils.translation import gettext
 
 from games.exceptions import ApplicationError
 from games.models import DirectorAction, Match, Phase, Seat
 from players.models import Away, MatchRules
+
+
+#: how far ahead an away period may start (days from today)
+AWAY_AHEAD_DAYS = 365
 
 
 def _zone(name: str) -> zoneinfo.ZoneInfo:
@@ -73,16 +78,21 @@ def away_declare(*, user, first: date, last: date, now: datetime | None = None) 
     if last < first:
         raise ApplicationError("The last away day comes before the first.", code="INVALID",
                                status=400, field="last")
+    cap = settings.AWAY_MAX_DAYS
+    if (last - first).days + 1 > cap:
+        raise ApplicationError(f"At most {cap} days away at a time.", code="TOO_LONG",
+                               status=400, field="last")
+    # checked before any arithmetic: 9999-12-31 plus a day is an OverflowError (a 500)
+    if first > now.date() + timedelta(days=AWAY_AHEAD_DAYS):
+        raise ApplicationError(
+            gettext("An away period starts within %(days)d days from today.")
+            % {"days": AWAY_AHEAD_DAYS}, code="INVALID", status=400, field="first")
     starts_at, ends_at = local_day_bounds(first, last, tz_name)
     if ends_at <= now:
         raise ApplicationError("That period is already over.", code="INVALID", status=400,
                                field="first")
     starts_at = max(starts_at, now)
-    cap = settings.AWAY_MAX_DAYS
     window = timedelta(days=settings.AWAY_WINDOW_DAYS)
-    if (last - first).days + 1 > cap:
-        raise ApplicationError(f"At most {cap} days away at a time.", code="TOO_LONG",
-                               status=400, field="last")
     with transaction.atomic():
         if Away.objects.select_for_update().filter(
                 user=user, ends_at__gt=starts_at, starts_at__lt=ends_at).exists():

@@ -24,7 +24,7 @@ from django.db.models import Q
 
 from games import selectors
 from games.exceptions import ApplicationError
-from games.lib import pages
+from games.lib import audit, pages
 from games.models import Match, Seat
 from press.models import DeadRule, MatchPress, Message, PressRules
 
@@ -124,6 +124,8 @@ def reader_for(match: Match, user: Any) -> Reader | None:
     if seat is not None and seat.number is None and match.status != Match.Status.FORMING:
         seat = None
     director = bool(user.is_staff and seat is None)
+    if director and match.status in OPEN_STATUSES:  # every channel, private ones too
+        audit.staff_view(user, match.pk, "press")
     return Reader(match=match, user=user, seat=seat, director=director,
                   press=settings_for(match))
 

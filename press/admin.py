@@ -9,6 +9,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.timezone import now as timezone_now
 
 from games.exceptions import ApplicationError
+from games.lib.audit import AuditedAdminMixin
 from press import services
 from press.models import MatchPress, Message, Report
 
@@ -54,7 +55,8 @@ def conversation_html(message: Message):
 
 
 @admin.register(Message)
-class MessageAdmin(admin.ModelAdmin):
+class MessageAdmin(AuditedAdminMixin, admin.ModelAdmin):
+    audit_what = "admin-press"  # private conversations: an audit line each
     list_display = ["id", "match", "channel", "author_name", "from_seat", "short_text",
                     "turn", "hidden_at", "created_at"]
     list_filter = ["channel", ("hidden_at", admin.EmptyFieldListFilter)]
@@ -86,7 +88,9 @@ class MessageAdmin(admin.ModelAdmin):
 
 
 @admin.register(Report)
-class ReportAdmin(admin.ModelAdmin):
+class ReportAdmin(AuditedAdminMixin, admin.ModelAdmin):
+    audit_what = "admin-press"
+    match_field = "message.match_id"
     list_display = ["id", "match", "reported_text", "author", "reporter", "reason",
                     "created_at", "resolved_at"]
     list_filter = [("resolved_at", admin.EmptyFieldListFilter)]

@@ -4,7 +4,7 @@ token or session auth, ``{"ok": ...}`` answers, the same error shape):
 - ``GET /api/matches/<id>/messages/?since=<id>``: the messages the caller may read, with
   an id above ``since``, oldest first (at most ``API_LIMIT``; ``more`` says if there are
   further ones);
-- ``POST`` the same URL with ``{"to": "all" | "team" | [seat, ...], "text": "..."}`` →
+- ``POST`` the same URL (a token needs the ``press`` or ``all`` scope) with ``{"to": "all" | "team" | [seat, ...], "text": "..."}`` →
   201 ``{"ok": true, "message": {...}}``; refusals ``PRESS_DISABLED``,
   ``NOT_A_PARTICIPANT``, ``TOO_LONG``, ``RATE_LIMITED`` (429 with ``Retry-After``) …
 """
@@ -21,7 +21,7 @@ from press import access, selectors, services
 API_LIMIT = 200
 
 
-@api_view(("GET", "POST"))
+@api_view(("GET", "POST"), scope="press")
 @refusals
 def messages(request: HttpRequest, match_id: str) -> JsonResponse:
     match = _match_for(request, match_id)

@@ -70,10 +70,12 @@ def register_page_version() -> None:
 
 def _panel_key(request: Any, match: Match) -> tuple[str, str, list[Any]]:
     """The press panel's fragment key parts, as templates/press/panel.html passes them
-    (press version, user, page address): read with the page's other fragments."""
+    (press version, user, the page's address without its query): read with the page's other fragments."""
+    from games.lib.fragment_cache import page_address
+
     version = getattr(match, "press_version", None)
     return ("press", "reader", [int(version) if version is not None else None,
-                                request.user.pk, request.get_full_path()])
+                                request.user.pk, page_address(request)])
 
 
 def register() -> None:

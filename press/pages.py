@@ -10,6 +10,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from accounts.names import shown_name
+from games.lib.fragment_cache import page_address
 from games.models import Match, Seat
 from press import access, selectors, services
 from press.models import Message, PressRules
@@ -79,5 +80,7 @@ def _next_url(request: HttpRequest) -> str:
     """Where a no-JS form returns to: the page that showed the panel."""
     match = getattr(request, "resolver_match", None)
     if request.method == "GET" and not (match and match.namespace == "press"):
-        return request.get_full_path()
+        # the address the panel's cache key holds (no query: made-up parameters would
+        # make a new entry each)
+        return page_address(request)
     return request.POST.get("next") or request.GET.get("next") or ""

@@ -21,7 +21,8 @@ from press import access, ratelimit
 from press import emails as press_emails
 from press import selectors
 from press.models import DeadRule, MatchPress, Message, Mute, ReadMark, Report
-from press.text import clean_text
+from config.textclean import clean_text
+from press.text import clean_text as clean_message
 
 RATE_LIMITED = "You are writing too fast: wait {seconds} s."
 NOT_READABLE = "No such message."
@@ -64,7 +65,7 @@ def message_post(*, match: Match, user: Any, to: Any, text: Any,
                  .annotate(muted_writer=Exists(Mute.objects.filter(
                      seat=OuterRef("pk"), muted_seat=reader.number if reader.is_player else -1))))
     channel, members = access.target_for(reader, to, live={s.number for s in seats})
-    clean = clean_text(text)
+    clean = clean_message(text)
     who = f"{match.pk}:{reader.number}" if reader.is_player else f"{match.pk}:u{user.pk}"
     retry_after = ratelimit.hit(who, now=now.timestamp())
     if retry_after is not None:
@@ -136,7 +137,7 @@ def message_report(*, match: Match, user: Any, message_id: int, reason: str = ""
     if not reader.is_player:
         raise ApplicationError(access.NOT_A_PARTICIPANT, code="NOT_A_PARTICIPANT", status=403)
     message = _message_for(reader, message_id)
-    reason = (reason or "").strip()
+    reason = clean_text(reason or "").strip()
     if len(reason) > 300:
         raise ApplicationError(REASON_TOO_LONG, code="TOO_LONG", status=400, field="reason")
     try:

@@ -8,6 +8,7 @@ import re
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from config.textclean import clean_text as strip_invisible
 from games.exceptions import ApplicationError
 from press.models import MAX_LENGTH
 
@@ -15,17 +16,17 @@ EMPTY = "Write something first."
 TOO_LONG = "A message has at most {limit} characters (this one has {n})."
 NOT_TEXT = "text must be a string."
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
 URL_RE = re.compile(r"\bhttps?://[^\s<>\"']+", re.IGNORECASE)
 _TRAILING = ".,;:!?)]}'\""
 
 
 def clean_text(raw: object) -> str:
-    """The text to store: newlines normalised, control and bidi-override characters
-    dropped, outer blanks stripped; refused when empty or too long."""
+    """The text to store: newlines normalised, control, bidi and zero-width characters
+    dropped (``config.textclean``), outer blanks stripped; refused when empty or too
+    long."""
     if not isinstance(raw, str):
         raise ApplicationError(NOT_TEXT, code="INVALID", status=400, field="text")
-    text = _CONTROL.sub("", raw.replace("\r\n", "\n").replace("\r", "\n")).strip()
+    text = strip_invisible(raw.replace("\r\n", "\n").replace("\r", "\n")).strip()
     if not text:
         raise ApplicationError(EMPTY, code="EMPTY", status=400, field="text")
     if len(text) > MAX_LENGTH:

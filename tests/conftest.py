@@ -24,13 +24,15 @@ def guess_game():
 def _empty_cache():
     """Every test starts with an empty cache: the throttles (logins, resets, signups, API
     tokens) count there, so a test never inherits another's attempts."""
-    from django.core.cache import cache
+    from django.conf import settings
+    from django.core.cache import caches
 
     from config.cache import reset_outage_state
     from games.lib import presence
 
     reset_outage_state()  # a Redis outage another test simulated is over
-    cache.clear()
+    for alias in settings.CACHES:  # the throttles' and the rendered HTML's
+        caches[alias].clear()
     presence.forget_written()  # its record of what it wrote went with the cache
     yield
     reset_outage_state()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from config.env import (database_from_url, dev_secret_key, email_from_url, env_bool, env_int,
                         env_list, env_secret, env_str)
@@ -47,7 +48,11 @@ GAME_APPS = ["killgame", "diceslayer", "sanguosha"]
 INSTALLED_APPS += GAME_APPS
 
 MIDDLEWARE = [
+    # first: X-Forwarded-* only from TRUSTED_PROXIES (config/proxies.py)
+    "config.proxies.ForwardedHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # NUL and control characters in the address, query or form: a 400 page, not a 500
+    "config.badinput.BadInputMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.health.HealthzMiddleware",  # before sessions: the probe ignores cookies
     "config.outage.DatabaseOutageMiddleware",  # database down: 503 + Retry-After
@@ -63,7 +68,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django_otp.middleware.OTPMiddleware",
-    "accounts.twofactor.StaffOtpMiddleware",
+    "accounts.twofactor.OtpRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "games.middleware.PresenceMiddleware",
@@ -95,23 +100,44 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = env_str("REDIS_URL", "")
 # Every key this site writes to Redis starts with this (cache, beat lock, liveness marks).
 REDIS_KEY_PREFIX = env_str("REDIS_KEY_PREFIX", "pbw")
+# Two caches (docs/operations.md "Redis"): "default" holds what must not be evicted behind
+# anyone's back (sessions, throttle counters, presence, unread counts, locks) and lives in
+# the Redis of the broker (noeviction); "html" holds rendered HTML (match-page fragments,
+# diary sentences), rebuilt on any miss: give it a Redis of its own with a memory limit
+# and LRU eviction (CACHE_REDIS_URL; docker-compose.yml does), else it shares REDIS_URL.
+CACHE_REDIS_URL = env_str("CACHE_REDIS_URL", "")
+HTML_CACHE_ENTRIES = env_int("HTML_CACHE_ENTRIES", 2000)  # the in-process fallback's bound
+CACHES: dict[str, dict[str, Any]]
 if REDIS_URL:
     # a client per pool; an unreachable Redis is a miss, not an error (config/cache.py)
     CACHES = {"default": {"BACKEND": "config.cache.RedisCache",
                           "LOCATION": REDIS_URL, "KEY_PREFIX": REDIS_KEY_PREFIX,
-                          "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2}}}
+                          "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2}},
+              "html": {"BACKEND": "config.cache.RedisCache",
+                       "LOCATION": CACHE_REDIS_URL or REDIS_URL,
+                       "KEY_PREFIX": f"{REDIS_KEY_PREFIX}:html",
+                       "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2}}}
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+              "html": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                       "LOCATION": "html", "OPTIONS": {"MAX_ENTRIES": HTML_CACHE_ENTRIES}}}
 
 # After a failed cache call, Redis is not tried again for this long (pages meanwhile read
 # the database: docs/operations.md "Outages").
 CACHE_RETRY_SECONDS = env_int("CACHE_RETRY_SECONDS", 5)
 
+# New passwords (sign up, change, reset): at least 12 characters, Django's checks, and the
+# local lists of accounts/passwords.py (PASSWORD_BLOCKLIST_FILE adds the operator's own,
+# e.g. a breach corpus's SHA-1 digests). Existing passwords keep working (the demo's too).
+PASSWORD_MIN_LENGTH = env_int("PASSWORD_MIN_LENGTH", 12)
+PASSWORD_BLOCKLIST_FILE = env_str("PASSWORD_BLOCKLIST_FILE", "")
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+     "OPTIONS": {"min_length": PASSWORD_MIN_LENGTH}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    {"NAME": "accounts.passwords.BlocklistValidator"},
 ]
 # Only players who confirmed their address may join matches (accounts/verification.py).
 # Off by default so the embedded demo's logins keep working; on in production.
@@ -225,11 +251,19 @@ EMAIL_ON_PAGE_SECONDS = env_int("EMAIL_ON_PAGE_SECONDS", 120)
 # Sessions read from the cache (Redis when configured) and written through to the
 # database: a page costs no session query while the cache holds it.
 SESSION_ENGINE = env_str("SESSION_ENGINE", "config.sessions")  # cached_db, outage-tolerant
+# A session ended while the cache was down is refused by every process (accounts/sessions.py);
+# each process re-reads the list of such sessions at most this often.
+SESSION_END_CHECK_SECONDS = env_int("SESSION_END_CHECK_SECONDS", 5)
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the cookie-free meta tag instead
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_PROXY") else None
+# The reverse proxies in front of the web processes (addresses or networks, comma-separated;
+# empty: none). X-Forwarded-* headers count only on connections from them
+# (config/proxies.py): the client's address for every throttle, the HTTPS flag.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "")
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY else None
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]  # probes and scrapers speak plain HTTP
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
@@ -248,7 +282,7 @@ AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
 AXES_RESET_ON_SUCCESS = True
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "accounts.throttle.axes_lockout"
-AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
+AXES_CLIENT_IP_CALLABLE = "config.proxies.client_ip"
 AXES_VERBOSE = False
 THROTTLE_RATES = {
     "password_reset_email": "3/h",   # emails to one address
@@ -257,7 +291,7 @@ THROTTLE_RATES = {
     "api_bad_token_ip": "20/10m",    # wrong API tokens from one address
     "password_confirm": "10/h",      # wrong passwords to delete an account or change its email
 }
-RATELIMIT_IP_META_KEY = "accounts.throttle.client_ip"
+RATELIMIT_IP_META_KEY = "config.proxies.client_ip"
 # Without REDIS_URL the cache is per process: right for the embedded server (one process,
 # many threads), not for several gunicorn workers (set REDIS_URL there).
 SILENCED_SYSTEM_CHECKS = [] if REDIS_URL else ["axes.W001"]
@@ -282,12 +316,27 @@ PERMISSIONS_POLICY = ("accelerometer=(), camera=(), geolocation=(), gyroscope=()
                       "magnetometer=(), microphone=(), payment=(), usb=(), "
                       "interest-cohort=()")
 
+# Error reports (config/errorreports.py): every ERROR record (a 500, a failed task) goes to
+# ADMIN_EMAILS grouped by distinct error, at most one per error per interval, sent by a
+# thread off the request; or to Sentry when SENTRY_DSN is set. Django's own mail_admins
+# handler (one mail per failing request, inside it) is taken off the "django" logger.
+ERROR_REPORT_INTERVAL_SECONDS = env_int("ERROR_REPORT_INTERVAL_SECONDS", 600)
+SENTRY_DSN = env_str("SENTRY_DSN", "")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"},
+                 "error_reports": {"class": "config.errorreports.ThrottledAdminEmailHandler",
+                                   "level": "ERROR"}},
+    "root": {"handlers": ["console", "error_reports"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"django": {"handlers": [], "level": "INFO"},  # no mail_admins: see above
+                "django.db.backends": {"level": "WARNING"},
                 "axes": {"level": "WARNING"}},  # not every login at INFO
 }
+if SENTRY_DSN:
+    from config.errorreports import sentry_init
+
+    sentry_init(SENTRY_DSN, environment=env_str("SENTRY_ENVIRONMENT", "production"),
+                release=env_str("SENTRY_RELEASE", "") or None,
+                traces_sample_rate=float(env_str("SENTRY_TRACES_SAMPLE_RATE", "0") or 0))

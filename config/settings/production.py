@@ -2,7 +2,8 @@
 Used by docker-compose, by wsgi/asgi/celery by default, and by ``check --deploy``.
 
 Fails closed: without a SECRET_KEY from the environment (or SECRET_KEY_FILE), or with a
-key that is public (an example value, the embedded server's file), it refuses to start.
+key that is public (an example value, the embedded server's file), or with an email
+backend that delivers nothing (the console: reset links in the log), it refuses to start.
 """
 
 from __future__ import annotations
@@ -36,3 +37,14 @@ if not SECRET_KEY or SECRET_KEY in PUBLIC_KEYS or SECRET_KEY.startswith("dev-onl
 if len(SECRET_KEY) < MIN_SECRET_KEY_LENGTH:
     raise ImproperlyConfigured(f"Set SECRET_KEY for production: at least "
                                f"{MIN_SECRET_KEY_LENGTH} characters.")
+
+# Email must really leave: the console backend would print password-reset and
+# confirmation links into the log for anyone who reads it (EMAIL_URL=smtp://… or smtps://…).
+NOT_DELIVERING_BACKENDS = frozenset({"django.core.mail.backends.console.EmailBackend",
+                                     "django.core.mail.backends.locmem.EmailBackend",
+                                     "django.core.mail.backends.filebased.EmailBackend",
+                                     "django.core.mail.backends.dummy.EmailBackend"})
+if globals()["EMAIL_BACKEND"] in NOT_DELIVERING_BACKENDS:  # set by base from EMAIL_URL
+    raise ImproperlyConfigured("Set EMAIL_URL for production (smtp://host:port or "
+                               "smtps://user:password@host:465): the console backend would "
+                               "print password-reset links to the log.")

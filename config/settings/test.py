@@ -20,7 +20,10 @@ DATABASES["default"]["CONN_MAX_AGE"] = 0
 os.environ.setdefault("PBW_TEST_DB", f"test_pbw_{os.getpid()}")
 DATABASES["default"]["TEST"] = {"NAME": os.environ["PBW_TEST_DB"]}
 SECRET_KEY = "test-only-secret-key-not-used-anywhere-else-" + "t" * 20
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "html": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+             "LOCATION": "html", "OPTIONS": {"MAX_ENTRIES": 2000}}}
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 CELERY_TASK_ALWAYS_EAGER = True
@@ -29,5 +32,8 @@ CELERY_BROKER_URL = "memory://"
 STORAGES = {**STORAGES, "staticfiles": {  # noqa: F405
     "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
 SITE_URL = "http://testserver"
+# Only the ends this process made: no periodic re-read inside a counted request (the
+# query-count tests); tests/security/test_sessions.py sets 0 to check the re-read.
+SESSION_END_CHECK_SECONDS = None
 ALLOWED_HOSTS = ["*"]
 DEBUG = False

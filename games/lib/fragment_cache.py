@@ -34,11 +34,15 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from django.conf import settings
-from django.core.cache import cache
+from django.urls import NoReverseMatch, reverse
+from django.core.cache import caches
 from django.utils import timezone, translation
+from django.utils.connection import ConnectionProxy
 from django.utils.crypto import salted_hmac
 
 log = logging.getLogger(__name__)
+#: the evictable cache of rendered HTML (settings: "html"; docs/operations.md "Redis")
+cache = ConnectionProxy(caches, "html")
 
 #: rendered fragments live this long at most (their keys change with the versions anyway)
 FRAGMENT_TTL = 600
@@ -132,6 +136,20 @@ def fragment_key(prefix: str, name: str, parts: Iterable[Any]) -> str:
                     timezone.get_current_timezone_name()])
     match_id = prefix.split(":", 2)[1] if prefix.count(":") >= 2 else "-"
     return f"frag:{match_id}:{name}:{hashlib.sha1(raw.encode()).hexdigest()}"
+
+
+def page_address(request: Any) -> str:
+    """The page's own address for a fragment key: the resolved view's URL rebuilt from its
+    arguments, without the query (``/m/05/?x=1`` is ``/m/5/``). A key holds only what
+    the fragment reads, normalised: a client who makes up addresses or parameters gets
+    the one entry everybody gets, never a new one (issue 28)."""
+    found = getattr(request, "resolver_match", None)
+    if found is not None and found.view_name:
+        try:
+            return reverse(found.view_name, args=found.args, kwargs=found.kwargs)
+        except NoReverseMatch:
+            pass
+    return str(getattr(request, "path", ""))
 
 
 def time_bucket(seconds: int = 60) -> int:

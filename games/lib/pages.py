@@ -35,7 +35,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.names import shown_name
 from games import registry, selectors
 from games.exceptions import ApplicationError
-from games.lib import fragment_cache
+from games.lib import audit, fragment_cache
 from games.lib.sqlonce import CompiledOnce
 from games.forms import OrderForm, parse_int
 from games.models import CheckIn, Match, Phase, Seat
@@ -200,9 +200,12 @@ def diary_by_turn(rows: list[Any]) -> list[tuple[int, list[Any]]]:
 
 
 def viewer_of(request: HttpRequest, match: Match) -> tuple[Seat | None, bool]:
-    """(seat, omniscient): staff without a seat in the match see everything."""
+    """(seat, omniscient): staff without a seat in the match see everything, and each such
+    look is an audit line (``games.lib.audit``)."""
     seat = seat_of(match, request.user)
     director = bool(request.user.is_authenticated and request.user.is_staff and seat is None)
+    if director and match.status in (Match.Status.RUNNING, Match.Status.PAUSED):
+        audit.staff_view(request.user, match.pk, "page", request)
     return seat, director
 
 
@@ -384,7 +387,11 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
             admin_url = reverse("admin:games_match_change", args=[match.pk])
         except NoReverseMatch:
             admin_url = None
-    diary_param = parse_int(request.GET.get(DIARY_PARAM))
+    # the board's key holds the older turn it shows: one the match has, else none (a
+    # made-up ?diary= is the page without it, never a new cache entry); the turns are
+    # looked up only when one is asked for
+    diary_param = (window()["asked"] if parse_int(request.GET.get(DIARY_PARAM)) is not None
+                   else None)
     clock_minute = fragment_cache.time_bucket()
     seat_notes = Lazy(lambda: [note for hook in SEAT_NOTES for note in hook(match, seats)]
                       if running else [])

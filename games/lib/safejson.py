@@ -15,6 +15,9 @@ MAX_BYTES = 64 * 1024
 
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKETS = re.compile(r"[\[\]{}]")
+#: ``\u0000`` not preceded by another backslash: a NUL in a string (PostgreSQL's text and
+#: jsonb refuse it)
+_NUL_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\u0000", re.IGNORECASE)
 
 
 class JsonRefused(ValueError):
@@ -48,6 +51,8 @@ def loads(raw: str | bytes, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_
             raw = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise JsonRefused("it is not UTF-8 text") from None
+    if _NUL_ESCAPE.search(raw):
+        raise JsonRefused("it holds a NUL character (\\u0000)")
     if depth(raw) > max_depth:
         raise JsonRefused(f"it is nested deeper than {max_depth} levels")
     try:

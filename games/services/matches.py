@@ -16,6 +16,7 @@ from django.utils.timezone import now as timezone_now
 from django.utils.translation import gettext_noop
 
 from accounts.verification import is_verified
+from config.textclean import clean_name
 from games import signals
 from games.exceptions import ApplicationError
 from games.models import DirectorAction, Match, Phase, Seat, Snapshot
@@ -59,7 +60,7 @@ def match_create(*, game: str, name: str, created_by=None, config: Mapping[str, 
         entry = get_game(game)
     except UnknownGame as exc:
         raise ApplicationError(str(exc), code="UNKNOWN_GAME", status=400, field="game") from None
-    name = (name or "").strip()
+    name = clean_name(name or "")  # no bidi override or zero-width trick in a name
     if not name:
         raise ApplicationError("Give the match a name.", code="INVALID", status=400, field="name")
     try:

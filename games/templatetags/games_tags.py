@@ -71,6 +71,14 @@ class _FragmentNode(template.Node):
         return mark_safe(fragment_cache.fill_csrf(html, token))
 
 
+@register.simple_tag(takes_context=True)
+def page_address(context: template.Context) -> str:
+    """``{% page_address as here %}``: the page's address as fragment keys hold it
+    (``fragment_cache.page_address``: no query, ids as the URL builds them)."""
+    request = context.get("request")
+    return fragment_cache.page_address(request) if request is not None else ""
+
+
 @register.tag("fragment_cache")
 def fragment_cache_tag(parser: Any, token: Any) -> _FragmentNode:
     """``{% fragment_cache "seats" "public" [part …] %}…{% endfragment_cache %}``: the

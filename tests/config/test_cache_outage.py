@@ -95,7 +95,8 @@ def _api(client: Client, method: str, url: str, body: dict | None = None, token=
 def test_play_goes_on_with_the_cache_down(redis_down):
     match = make_match(players=2)
     ann, ben = [s.user for s in match.seats.order_by("number")]
-    token = ApiToken.objects.create(user=ann, name="bot")
+    # orders, check-ins and messages: the "all" scope (a "play" token posts no message)
+    token = ApiToken.objects.create(user=ann, name="bot", scope=ApiToken.Scope.ALL)
     api = Client(raise_request_exception=False)
     # a right token: the match, an order, a check-in
     assert _api(api, "get", reverse("games:api-match", args=[match.pk]), token=token.key

@@ -19,7 +19,8 @@ def test_check_deploy_is_clean_with_production_settings():
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     env = {**env, "DJANGO_SETTINGS_MODULE": "config.settings.production",
            "SECRET_KEY": "x" * 20 + "-a-long-random-production-secret-for-the-check-" + "y" * 20,
-           "ALLOWED_HOSTS": "play.example.org", "DATABASE_URL": "sqlite:///:memory:"}
+           "ALLOWED_HOSTS": "play.example.org", "DATABASE_URL": "sqlite:///:memory:",
+           "EMAIL_URL": "smtp://mail:1025", "TRUSTED_PROXIES": "172.30.0.10"}
     proc = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level",
                            "WARNING"], cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=120)
@@ -51,7 +52,7 @@ def test_healthz_answers_plain_http_under_production_settings():
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     env.update({"DJANGO_SETTINGS_MODULE": "config.settings.production",
                 "SECRET_KEY": "z" * 60, "ALLOWED_HOSTS": "play.example.org",
-                "DATABASE_URL": "sqlite:///:memory:"})
+                "DATABASE_URL": "sqlite:///:memory:", "EMAIL_URL": "smtp://mail:1025"})
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
     assert proc.stdout.strip().splitlines()[-1] == "200", proc.stdout + proc.stderr

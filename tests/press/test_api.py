@@ -94,7 +94,7 @@ def test_token_auth_without_csrf(trio):
     from django.test import Client
 
     match, (ann, ben, _c) = trio
-    token = ApiToken.objects.create(user=ben)
+    token = ApiToken.objects.create(user=ben, scope=ApiToken.Scope.PRESS)
     c = Client(enforce_csrf_checks=True)
     resp = c.post(api_url(match), data=json.dumps({"to": "all", "text": "by script"}),
                   content_type="application/json", HTTP_AUTHORIZATION=f"Token {token.key}")

@@ -34,17 +34,56 @@ JUNK_TEXT = st.one_of(
     st.text(max_size=40))
 JUNK_SEGMENT = st.one_of(
     st.sampled_from(["0", "-1", "99999999999999999999", "abc", "%20", "1.5", "x" * 300,
-                     "0001-01-01", "9999-12-31", "2026-02-30", "NaN"]),
+                     "0001-01-01", "9999-12-31", "2026-02-30", "NaN",
+                     # NUL and control bytes, percent-encoded and raw (issue 28)
+                     "%00", "a%00b", "%01", "%1F", "%7F", "\x00", "a\x01", "%0A",
+                     # unicode: encoded, raw, bidi override, invalid UTF-8
+                     "%C3%A9t%C3%A9", "été", "日本語", "💥", "%E2%80%AEevil", "%FF%FE", "%C0%AF"]),
     st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=0x2FF,
                                    exclude_characters="/?#%\\"), min_size=1, max_size=20))
-FIELD_NAMES = ["order", "phase_id", "version", "guess", "kind", "step", "name", "email",
+def form_date_fields() -> list[str]:
+    """The date and time fields of every form the project defines (found, not listed: a new
+    form's date field is fuzzed without anyone remembering to add it)."""
+    from importlib import import_module
+
+    from django import forms as dj_forms
+    from django.conf import settings
+
+    apps = {a.split(".")[0] for a in settings.INSTALLED_APPS if not a.startswith("django")}
+    for app in apps:
+        for module in ("forms", "admin", "views"):
+            try:
+                import_module(f"{app}.{module}")
+            except ImportError:
+                continue
+    found: set[str] = set()
+    todo = list(dj_forms.BaseForm.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        todo.extend(cls.__subclasses__())
+        if cls.__module__.split(".")[0] not in apps:
+            continue
+        for name, field in getattr(cls, "base_fields", {}).items():
+            if isinstance(field, (dj_forms.DateField, dj_forms.DateTimeField,
+                                  dj_forms.SplitDateTimeField)):
+                found.add(name)
+    return sorted(found)
+
+
+DATE_FIELDS = form_date_fields()
+JUNK_DATES = st.sampled_from(["0001-01-01", "9999-12-31", "9999-12-31T23:59", "0001-01-01T00:00",
+                              "10000-01-01", "2026-02-30", "-1", "1e999", "\x00", "2026-13-01"])
+FIELD_NAMES = [*DATE_FIELDS, "order", "phase_id", "version", "guess", "kind", "step", "name", "email",
                "username", "password", "password1", "password2", "next", "min_players",
                "max_players", "timezone", "cfg_prices", "cfg_weapons", "pick", "ask",
                "targets", "cards", "die", "dice", "scope", "days", "token", "reason",
                "hours", "first", "last", "cancel", "move_to", "start_zone", "cart", "withdraw",
                "language", "email_mode", "reminder_hours", "action", "_save", "q", "o", "p",
                "since", "v", "code", "seat", "number"]
-FORMS = st.dictionaries(st.sampled_from(FIELD_NAMES), JUNK_TEXT, max_size=6)
+FORMS = st.one_of(
+    st.dictionaries(st.sampled_from(FIELD_NAMES), JUNK_TEXT, max_size=6),
+    # every form's date fields, all at once, with dates out of range
+    st.fixed_dictionaries({name: JUNK_DATES for name in DATE_FIELDS}))
 BODIES = st.one_of(
     st.binary(max_size=200),
     st.sampled_from([b"[" * 5000, b'{"order": ' + b"[" * 5000, b"\xc3\x28", b"null",

@@ -22,7 +22,8 @@ def _env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("SECRET_KEY") and k not in {"DJANGO_ALLOW_ASYNC_UNSAFE",
                                                              "PBW_EMBEDDED", "VAR_DIR"}}
-    env.update({"DATABASE_URL": "sqlite:///:memory:", "ALLOWED_HOSTS": "play.example.org"})
+    env.update({"DATABASE_URL": "sqlite:///:memory:", "ALLOWED_HOSTS": "play.example.org",
+                "EMAIL_URL": "smtp://mail.example.org:25"})
     env.update(extra)
     return env
 
@@ -108,3 +109,12 @@ def test_secret_key_from_a_file(tmp_path):
                 SECRET_KEY_FILE=str(key_file), VAR_DIR=str(tmp_path))
     assert proc.returncode == 0, proc.stderr
     assert "from-a-docker-secret" in proc.stdout
+
+
+@pytest.mark.parametrize("email_url", ["console://", "", "locmem://"])
+def test_production_refuses_an_email_backend_that_delivers_nothing(email_url, tmp_path):
+    """Issue 28: the console backend printed password-reset links into the log."""
+    proc = _run(PRINT_KEY, DJANGO_SETTINGS_MODULE="config.settings.production",
+                SECRET_KEY="k" * 40 + "-long-enough-and-not-public", EMAIL_URL=email_url,
+                VAR_DIR=str(tmp_path))
+    assert proc.returncode != 0 and "Set EMAIL_URL" in proc.stderr

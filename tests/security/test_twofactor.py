@@ -80,8 +80,8 @@ def test_staff_sessions_are_shorter(settings, staff, player):
 
 def test_the_admin_never_shows_a_devices_secret(settings, staff):
     settings.OTP_REQUIRED_FOR_STAFF = False
+    c = client_for(staff)  # logged in before the device existed: no code asked
     device = TOTPDevice.objects.create(user=staff, name="phone", confirmed=True)
-    c = client_for(staff)
     for view in ("config", "qrcode"):
         assert c.get(f"/admin/otp_totp/totpdevice/{device.pk}/{view}/").status_code == 403
         assert c.get(f"/admin/otp_totp/totpdevice/99999/{view}/").status_code == 403

@@ -40,6 +40,7 @@ def sweep_forever(interval: float, stop: threading.Event, log) -> None:
     from games.services.notifications import digests_send, seats_send_nags
     from games.services.outbox import notifications_drain
     from games.services.phases import phases_close_due
+    from accounts.sessions import sessions_clear_ended
     from press.emails import press_emails_due
 
     from games.services.retention import retention_prune
@@ -58,6 +59,7 @@ def sweep_forever(interval: float, stop: threading.Event, log) -> None:
                 digests_send()
                 notifications_drain()  # retries, expired leases, coalesced "your move"
                 press_emails_due()
+                sessions_clear_ended()  # sessions ended while the cache was down
                 for game in registry.all_games():  # a game's own sweeps (GameHooks.sweeps)
                     for sweep in game.hooks.sweeps:
                         sweep()

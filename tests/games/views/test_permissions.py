@@ -46,6 +46,8 @@ GET_PAGES = [
     ("games:match-diary", "public", {"anon": LOGIN, "stranger": 400, "player": 400, "staff": 400}),
     ("games:match-diary", "private", {"anon": LOGIN, "stranger": 404, "player": 400, "staff": 400}),
     ("accounts:profile", None, {"anon": LOGIN, "stranger": 200, "player": 200, "staff": 200}),
+    ("accounts:sessions", None, {"anon": LOGIN, "stranger": 200, "player": 200, "staff": 200}),
+    ("accounts:two-step", None, {"anon": LOGIN, "stranger": 200, "player": 200, "staff": 200}),
     ("games:my-games", None, {"anon": LOGIN, "stranger": 200, "player": 200, "staff": 200}),
     ("accounts:signup", None, {"anon": 200, "stranger": 302, "player": 302, "staff": 302}),
     ("accounts:login", None, {"anon": 200, "stranger": 302, "player": 302, "staff": 302}),

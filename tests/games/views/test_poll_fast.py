@@ -214,7 +214,8 @@ def test_junk_poll_numbers_are_never_a_500(player, player2, junk):
     match = new_match(creator=player, players=[player, player2], start=True)
     client = client_for(player)
     answer = client.get(reverse("games:match-poll", args=[match.pk]) + "?" + junk, headers=HX)
-    assert answer.status_code in (200, 204)
+    # a NUL is refused before anything reads it (config/badinput.py): a 400 that says so
+    assert answer.status_code in ((400,) if "%00" in junk else (200, 204))
 
 
 def test_the_shortcut_answers_exactly_what_the_full_way_answers(player, player2, stranger,

@@ -11,7 +11,7 @@ from datetime import timedelta
 from unittest import mock
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -39,7 +39,7 @@ def _poll(client, match) -> str:
 
 
 def _fragment_keys() -> list[str]:
-    return [k for k in cache._cache if ":frag:" in k]  # locmem: the keys it holds
+    return [k for k in caches["html"]._cache if ":frag:" in k]  # locmem: the keys it holds
 
 
 def test_a_seats_fragments_never_reach_another_seat_a_visitor_or_another_match():
@@ -197,7 +197,7 @@ def test_with_the_cache_down_the_page_is_rendered():
     match, users = kg_match(3, prefix="down")
     reader = client_for(users[0])
     expected = _strip_tokens(_html(reader, match))
-    cache.clear()
+    caches["html"].clear()
     with mock.patch.object(fragment_cache, "cache", DownCache()):
         assert _strip_tokens(_html(reader, match)) == expected
         assert _poll(reader, match)
