@@ -8,8 +8,23 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from config.env import (database_from_url, dev_secret_key, email_from_url, env_bool, env_int,
-                        env_list, env_secret, env_str)
+import environ
+from django.core.exceptions import ImproperlyConfigured
+
+from config.devkey import dev_secret_key
+
+
+class Env(environ.FileAwareEnv):
+    """django-environ's reader: ``NAME``, or the contents of the file ``NAME_FILE`` names
+    (Docker secrets); ``console://`` and ``locmem://`` are kept as short email URLs."""
+
+    EMAIL_SCHEMES = {**environ.Env.EMAIL_SCHEMES,
+                     "console": "django.core.mail.backends.console.EmailBackend",
+                     "locmem": "django.core.mail.backends.locmem.EmailBackend"}
+
+
+env = Env()
+env_str, env_bool, env_int = env.str, env.bool, env.int
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")))
@@ -19,10 +34,11 @@ DEBUG = env_bool("DEBUG", False)
 # the embedded server (`manage.py run`, which sets PBW_EMBEDDED) keeps in var/secret_key.
 # Anything else without a key fails closed: Django refuses to sign with an empty one.
 EMBEDDED = env_bool("PBW_EMBEDDED", False)
-SECRET_KEY = env_secret("SECRET_KEY", "") or dev_secret_key(VAR_DIR / "secret_key",
+SECRET_KEY = env_str("SECRET_KEY", "") or dev_secret_key(VAR_DIR / "secret_key",
                                                             create=EMBEDDED)
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
-CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", cast=str.strip,
+                         default=["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", cast=str.strip, default=[])
 SITE_URL = env_str("SITE_URL", "http://localhost:8000").rstrip("/")
 SITE_NAME = env_str("SITE_NAME", "Phases")
 
@@ -88,8 +104,23 @@ TEMPLATES = [{
     ]},
 }]
 
-DATABASES = {"default": database_from_url(
-    env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}"), base_dir=BASE_DIR)}
+
+def database(url: str) -> dict:
+    """``DATABASE_URL`` read by django-environ (``postgres://user:pass@host:5432/name``,
+    ``sqlite:////absolute/path``), with this project's defaults: PostgreSQL connections
+    kept a minute and health-checked, a database that does not answer fails a request in
+    seconds (503) not minutes; SQLite waits for its write lock and takes it up front."""
+    config = environ.Env.db_url_config(url)
+    if config["ENGINE"] == "django.db.backends.postgresql":
+        config.setdefault("CONN_MAX_AGE", 60)
+        config.setdefault("CONN_HEALTH_CHECKS", True)
+        config.setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
+    elif config["ENGINE"] == "django.db.backends.sqlite3":
+        config.setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
+    return config
+
+
+DATABASES = {"default": database(env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}"))}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL", "")
@@ -141,10 +172,21 @@ STORAGES = {
         "STATICFILES_BACKEND", "whitenoise.storage.CompressedManifestStaticFilesStorage")},
 }
 
-# Email: EMAIL_URL=console:// (default), smtp://host:1025, smtps://user:pw@host:465
-globals().update(email_from_url(env_str("EMAIL_URL", "console://")))
+# Email: EMAIL_URL=console:// (default), smtp://host:1025, smtp+tls://user:pw@host:587
+# (STARTTLS), smtp+ssl://user:pw@host:465 (django-environ's email URLs)
+_email = env.email_url("EMAIL_URL", default="console://")
+if _email.get("OPTIONS"):  # e.g. the old "?tls=1": refused rather than silently ignored
+    raise ImproperlyConfigured("EMAIL_URL takes no query; use smtp+tls:// or smtp+ssl://")
+EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+EMAIL_HOST = _email.get("EMAIL_HOST") or "localhost"
+EMAIL_PORT = _email.get("EMAIL_PORT") or 25
+EMAIL_HOST_USER = _email.get("EMAIL_HOST_USER") or ""
+EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD") or ""
+EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS"))
+EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL"))
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)  # a hanging server never holds a sender long
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Phases <noreply@localhost>")
-ADMINS = [("Director", a) for a in env_list("ADMIN_EMAILS", "")]
+ADMINS = [("Director", a) for a in env.list("ADMIN_EMAILS", cast=str.strip, default=[])]
 
 # Celery: with REDIS_URL a real broker; without, tasks run inline and `manage.py run`
 # sweeps deadlines in a thread (the embedded default).
@@ -214,7 +256,7 @@ SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the cookie-free meta tag instead
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_PROXY") else None
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_PROXY", False) else None
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # container probes speak plain HTTP
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
