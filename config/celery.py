@@ -14,6 +14,18 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
 
 app = Celery("pbw")
 app.config_from_object("django.conf:settings", namespace="CELERY")
+
+
+def _redbeat_settings() -> dict:
+    """celery-redbeat reads its keys (``redbeat_*``) without Celery's namespace: the
+    settings' ``CELERY_REDBEAT_*``, handed over as they are (config/beat.py)."""
+    from django.conf import settings
+
+    return {name[len("CELERY_"):].lower(): getattr(settings, name)
+            for name in dir(settings) if name.startswith("CELERY_REDBEAT_")}
+
+
+app.add_defaults(_redbeat_settings)
 app.autodiscover_tasks()
 
 _sweep = float(os.environ.get("CELERY_BEAT_SWEEP_SECONDS", "5"))

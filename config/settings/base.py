@@ -218,9 +218,17 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300, "socket_connect_ti
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # a long Redis outage never ends a worker
 CELERY_BEAT_SWEEP_SECONDS = env_int("CELERY_BEAT_SWEEP_SECONDS", 5)
-# One beat sends at a time: a Redis lock with this time to live (config/beat.py).
-CELERY_BEAT_SCHEDULER = "config.beat:LockedScheduler"
+# One beat sends at a time: celery-redbeat's Redis lock with this time to live, extended
+# (or, by a standby, tried) every CELERY_BEAT_MAX_LOOP_INTERVAL seconds (config/beat.py):
+# a dead holder is replaced within the sum of the two.
+CELERY_BEAT_SCHEDULER = "config.beat:Scheduler"
 BEAT_LOCK_TTL_SECONDS = env_int("BEAT_LOCK_TTL_SECONDS", 20)
+CELERY_BEAT_MAX_LOOP_INTERVAL = env_int("BEAT_MAX_LOOP_SECONDS", 2)
+CELERY_REDBEAT_REDIS_URL = REDIS_URL or CELERY_BROKER_URL
+CELERY_REDBEAT_KEY_PREFIX = f"{REDIS_KEY_PREFIX}:beat:"
+CELERY_REDBEAT_LOCK_KEY = f"{REDIS_KEY_PREFIX}:beat:lock"
+CELERY_REDBEAT_LOCK_TIMEOUT = BEAT_LOCK_TTL_SECONDS
+CELERY_REDBEAT_REDIS_OPTIONS = {"socket_timeout": 5, "socket_connect_timeout": 3}
 # /healthz: the sweep counts as stopped when its last run is older than this.
 HEALTH_SWEEP_MAX_AGE_SECONDS = env_int("HEALTH_SWEEP_MAX_AGE_SECONDS", 60)
 # A database outage answers 503 pages with this Retry-After (config/outage.py).
