@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from celery import Celery
+from celery.contrib.django.task import DjangoTask
 from celery.schedules import crontab
 
 from config import liveness
@@ -12,7 +14,22 @@ from config import liveness
 # production by default (as wsgi/asgi): the package import runs this before them
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
 
-app = Celery("pbw")
+class Task(DjangoTask):
+    """Celery's task for Django, whose ``delay_on_commit`` queues the task once the
+    transaction commits. Robust here: a message that cannot be published then (the broker
+    is down) is logged, never raised into what already committed (a check-in must not
+    answer 500 because Redis is away); the sweeps re-read the database and do the work."""
+
+    def delay_on_commit(self, *args: Any, **kwargs: Any) -> None:
+        from django.db import transaction
+
+        def publish() -> None:  # a named function: Django logs a failure by its __qualname__
+            self.delay(*args, **kwargs)
+
+        transaction.on_commit(publish, robust=True)
+
+
+app = Celery("pbw", task_cls=Task)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 
 

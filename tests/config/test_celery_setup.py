@@ -209,3 +209,28 @@ def test_beat_settings_reach_redbeat():
     assert conf.lock_key == f"{settings.REDIS_KEY_PREFIX}:beat:lock"
     assert conf.is_key_in_conf("redbeat_redis_options")  # ours, not the broker's
     assert app.conf.beat_max_loop_interval < settings.BEAT_LOCK_TTL_SECONDS
+
+
+@pytest.mark.django_db(transaction=True)
+def test_tasks_queue_on_commit_and_a_broker_down_is_logged_not_raised(monkeypatch, caplog):
+    """Celery's ``delay_on_commit`` (config.celery.Task): nothing is published before the
+    commit, and a publish that fails after it never breaks what committed."""
+    from django.db import transaction
+    from kombu.exceptions import OperationalError
+
+    from config.celery import Task
+    from games.tasks import phase_close
+
+    assert isinstance(phase_close, Task)
+    sent = []
+
+    def down(*args, **kwargs):
+        sent.append(args)
+        raise OperationalError("Connection refused")
+
+    monkeypatch.setattr(phase_close, "delay", down)
+    with caplog.at_level("ERROR"):
+        with transaction.atomic():
+            phase_close.delay_on_commit(42)
+            assert sent == []  # not before the commit
+    assert sent == [(42,)] and "Connection refused" in caplog.text
