@@ -109,7 +109,10 @@ def test_digest_readers_get_their_unread_messages_in_the_digest(
             seat_checkin(match=Match.objects.get(pk=match.pk), seat=seat)
     mailoutbox.clear()
 
-    at7 = now().replace(hour=7, minute=0) + timedelta(days=1)
+    # the next 07:00 UTC after the phase closed (a digest looks at most a day back)
+    at7 = now().replace(hour=7, minute=0, second=0, microsecond=0)
+    if at7 <= now():
+        at7 += timedelta(days=1)
     with django_capture_on_commit_callbacks(execute=True):
         assert digests_send(now=at7) == 1
     body = _to(mailoutbox, cat)[0].body
