@@ -120,7 +120,7 @@ def away_cancel(*, away: Away, user, now: datetime | None = None) -> None:
 def _notes_changed(user) -> None:
     """The "away until …" note under the players is public: a declared or cancelled period
     bumps the public version of the user's running matches, so their pages (and the
-    fragment cache, games/lib/fragment_cache.py) show it at once. The clock's own changes
+    fragment cache, games/lib/htmlcache.py) show it at once. The clock's own changes
     (a period that begins or ends) reach the pages within a minute (the seat list's key)."""
     Match.objects.filter(
         pk__in=Seat.objects.filter(user=user, removed_at__isnull=True,

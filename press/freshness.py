@@ -1,7 +1,7 @@
 """The press version of a match (``MatchPress.version``): bumped by every change a press
 panel shows — a message posted, hidden or shown again, a mute set or lifted, the settings
 and the pinned announcement (``MatchPress.save``) — so the match page can keep a rendered
-panel under that number (games/lib/fragment_cache.py) and never show it stale. Signals,
+panel under that number (games/lib/htmlcache.py) and never show it stale. Signals,
 so the admin's edits count as well as the services'."""
 
 from __future__ import annotations
