@@ -226,7 +226,7 @@ def _page_match_qs(match_id: int) -> Any:
     return qs[:1]
 
 
-_PAGE_MATCH = CompiledOnce(_page_match_qs)
+_PAGE_MATCH = CompiledOnce(_page_match_qs, depends=lambda: tuple(PAGE_ANNOTATIONS))
 
 
 def page_match(match_id: int) -> Match | None:
