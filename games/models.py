@@ -13,6 +13,8 @@ from django.db.models import Q
 from django.utils.timezone import now as timezone_now
 from django.utils.translation import gettext_lazy as _
 
+from games.fields import DocumentJSONField
+
 
 def new_seed() -> str:
     return secrets.token_hex(16)
@@ -201,7 +203,7 @@ class Snapshot(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="snapshots")
     phase = models.OneToOneField(Phase, null=True, blank=True, on_delete=models.CASCADE,
                                  related_name="snapshot")
-    state = models.JSONField()
+    state = DocumentJSONField()
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

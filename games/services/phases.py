@@ -231,9 +231,10 @@ def _write(closings: list[_Closing], now: datetime) -> None:
     opened = Phase.objects.bulk_create([c.next_phase for c in closings if c.next_phase])
     _opened(opened, {c.match.pk: c.seats for c in closings})
     _matches_update([c.match for c in closings])
+    signals.phases_closed.send(sender=Phase, closes=[
+        signals.ClosedPhase(match=c.match, phase=c.phase, absent=c.absent, opened=c.next_phase)
+        for c in closings])
     for c in closings:
-        signals.phase_closed.send(sender=Phase, match=c.match, phase=c.phase, absent=c.absent,
-                                   opened=c.next_phase)
         if c.match.status == Match.Status.FINISHED:
             signals.match_finished.send(sender=Match, match=c.match)
     # outbox rows in this transaction; sending is queued on commit
