@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import gc
 import os
 from typing import Any
 
 from celery import Celery
+from celery.signals import worker_process_init
 from celery.contrib.django.task import DjangoTask
 from celery.schedules import crontab
 
@@ -80,3 +82,13 @@ app.conf.beat_schedule = {
 
 # Each worker marks itself alive with its queues in Redis (read by /healthz).
 liveness.install_worker_heartbeat()
+
+
+@worker_process_init.connect(weak=False)
+def _freeze_startup_objects(**_: Any) -> None:
+    """A pool process starts with everything its parent imported (Django, the apps, the
+    rule tables): collected once and frozen, full garbage collections stop walking those
+    objects, which cost a quarter of a phase close's CPU (a close allocates thousands of
+    small objects: states, events, rows). gunicorn's web workers do the same."""
+    gc.collect()
+    gc.freeze()

@@ -40,8 +40,10 @@ def on_phases_closed(sender, *, closes, **kwargs) -> None:
     closed_at = {c.match.pk: c.phase.closed_at for c in closes}
     counted = {(match_id, number): pk for match_id, number, pk, uid in seats
                if uid not in away_at[closed_at[match_id]]}
-    SeatRecord.objects.bulk_create([SeatRecord(seat_id=pk) for pk in counted.values()],
-                                   ignore_conflicts=True)
+    known = set(SeatRecord.objects.filter(seat_id__in=list(counted.values()))
+                .values_list("seat_id", flat=True))  # a seat's record is made once
+    SeatRecord.objects.bulk_create([SeatRecord(seat_id=pk) for pk in counted.values()
+                                    if pk not in known], ignore_conflicts=True)
     absent = {(c.match.pk, n) for c in closes for n in c.absent}
     missed = [pk for key, pk in counted.items() if key in absent]
     present = [pk for key, pk in counted.items() if key not in absent]

@@ -261,9 +261,13 @@ class Command(BaseCommand):
         from games.models import Phase
         from games.rules import RulesError
 
+        import gc
+
         engine = entry.engine
         cpu = 0.0
         resolved = 0
+        gc.collect()
+        gc.freeze()  # as the workers' pool processes do (config/celery.py)
         rows = (Phase.objects.filter(closed_at__isnull=True, number=1)
                 .values_list("seed", "awaited", "match__state", "match__bots_enabled")
                 .iterator(chunk_size=200))
