@@ -336,6 +336,8 @@ class Command(BaseCommand):
         if result.get("sent"):
             result["cpu_ms_per_email_workers"] = round(1000 * workers / result["sent"], 2)
             result["cpu_ms_per_email_smtp_server"] = round(1000 * server / result["sent"], 2)
+            # the goal: the senders spend no more CPU per email than the server receiving it
+            result["ratio"] = round(workers / server, 2) if server else None
         return result
 
     def _create_rows(self, count: int, players: int) -> list[int]:
