@@ -101,3 +101,21 @@ class ApiTokenForm(forms.Form):
         data = self.cleaned_data
         return ApiToken.objects.create(user=user, name=data["name"], scope=data["scope"],
                                        expires_at=now() + timedelta(days=data["days"]))
+
+
+class EmailChangeForm(forms.Form):
+    """A new address for my account: a link goes there first (``accounts.emailchange``)."""
+
+    new_email = forms.EmailField(label=_("New email address"), max_length=254)
+    password = forms.CharField(label=_("Your password"), strip=False,
+                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+
+    def __init__(self, *args, user=None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if self.user is None or not self.user.check_password(password):
+            raise forms.ValidationError(_("That is not your password."))
+        return password

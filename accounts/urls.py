@@ -36,6 +36,8 @@ urlpatterns = [
          name="password_reset_complete"),
     path("profile/", views.profile, name="profile"),
     path("otp/", twofactor.otp_verify, name="otp"),
+    path("profile/email/", views.email_change, name="email-change"),
+    path("email/confirm/<str:token>/", views.email_change_confirm, name="email-change-confirm"),
     path("profile/token/", views.api_token_create, name="api-token-create"),
     path("profile/token/<int:token_id>/revoke/", views.api_token_revoke,
          name="api-token-revoke"),

@@ -19,8 +19,8 @@ from django.utils.timezone import now as timezone_now
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts import throttle, verification
-from accounts.forms import ApiTokenForm, ProfileForm, SignupForm
+from accounts import emailchange, throttle, verification
+from accounts.forms import ApiTokenForm, EmailChangeForm, ProfileForm, SignupForm
 from accounts.models import ApiToken, Profile
 
 PROFILE_SAVED = _("Your preferences are saved.")
@@ -119,12 +119,14 @@ def verify_email_resend(request: HttpRequest) -> HttpResponse:
 
 def _profile_page(request: HttpRequest, *, form: ProfileForm | None = None,
                   token_form: ApiTokenForm | None = None, new_token: ApiToken | None = None,
+                  email_form: EmailChangeForm | None = None,
                   status: int = 200) -> HttpResponse:
     prof, _ = Profile.objects.get_or_create(user=request.user)
     tokens = ApiToken.objects.filter(user=request.user, revoked_at__isnull=True)
     response = render(request, "accounts/profile.html", {
         "form": form or ProfileForm(instance=prof), "token_form": token_form or ApiTokenForm(),
         "tokens": tokens, "new_token": new_token, "now": timezone_now(),
+        "email_form": email_form or EmailChangeForm(user=request.user),
         "email_verified": prof.email_verified_at is not None,
         "verification_required": settings.ACCOUNT_EMAIL_VERIFICATION}, status=status)
     if new_token is not None:  # the raw key is on this page only: keep it out of caches
@@ -171,3 +173,51 @@ def api_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     token.save(update_fields=["revoked_at"])
     messages.success(request, TOKEN_REVOKED.format(name=token.name))
     return redirect("accounts:profile")
+
+
+@login_required
+@require_POST
+def email_change(request: HttpRequest) -> HttpResponse:
+    """The profile's "change email" form: with the password, a link goes to the new
+    address (as often as password-reset emails); nothing changes until it is opened."""
+    key = f"user:{request.user.pk}"
+    wait = throttle.retry_after(request, "password_confirm", key, increment=False)
+    if wait is not None:  # too many wrong passwords: a stolen session guessing
+        return throttle.too_many(request, wait)
+    form = EmailChangeForm(request.POST, user=request.user)
+    if not form.is_valid():
+        if "password" in form.errors:
+            wait = throttle.retry_after(request, "password_confirm", key)
+            if wait is not None:
+                return throttle.too_many(request, wait)
+        return _profile_page(request, email_form=form, status=400)
+    new_email = form.cleaned_data["new_email"]
+    wait = throttle.retry_after(request, "password_reset_email", throttle.email_key(new_email))
+    if wait is not None:
+        return throttle.too_many(request, wait)
+    try:
+        emailchange.email_change_request(user=request.user, new_email=new_email)
+    except emailchange.EmailChangeError as exc:
+        form.add_error("new_email", str(exc))
+        return _profile_page(request, email_form=form, status=400)
+    messages.success(request, _("We sent a link to %(email)s: open it to use that address.")
+                     % {"email": new_email})
+    return redirect("accounts:profile")
+
+
+@require_http_methods(["GET", "POST"])
+def email_change_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """The emailed link: GET asks, POST applies (a scanner that fetches links changes
+    nothing)."""
+    try:
+        user, new_email = emailchange.email_change_read(token)
+        if request.method == "POST":
+            emailchange.email_change_confirm(token)
+            messages.success(request, _("Your email address is now %(email)s.")
+                             % {"email": new_email})
+            return redirect("accounts:profile" if request.user.is_authenticated
+                            else "accounts:login")
+    except emailchange.EmailChangeError as exc:
+        return render(request, "accounts/email_change_confirm.html", {"error": str(exc)},
+                      status=400)
+    return render(request, "accounts/email_change_confirm.html", {"new_email": new_email})

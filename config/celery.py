@@ -74,6 +74,9 @@ app.conf.beat_schedule = {
                          "options": _expires(50)},
     "digests-send": {"task": "games.tasks.digests_send", "schedule": crontab(minute=0),
                      "options": _expires(3000)},
+    # daily at 03:30 UTC: prune sent email, expired sessions, old login records
+    "retention-prune": {"task": "games.tasks.retention_prune",
+                        "schedule": crontab(minute=30, hour=3), "options": _expires(3600)},
     # every five minutes (*/5 * * * *): Dice Slayer challenges unanswered for 48 h expire
     "diceslayer-challenges-expire": {"task": "diceslayer.tasks.challenges_expire",
                                      "schedule": crontab(minute="*/5"),

@@ -23,6 +23,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.views import defaults
 
+from accounts import throttle
 from games.lib.transient import is_database_outage
 
 log = logging.getLogger(__name__)
@@ -62,15 +63,30 @@ class DatabaseOutageMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, throttle.ThrottleUnavailable):
+            return throttle.unavailable(request, json=_wants_json(request))
+        if is_cache_outage(exception):
+            log.warning("cache outage on %s %s: %r", request.method, request.path, exception)
+            return outage_response(request)
         if not is_database_outage(exception):
             return None
         log.warning("database outage on %s %s: %r", request.method, request.path, exception)
         return outage_response(request)
 
 
+def is_cache_outage(exc: BaseException) -> bool:
+    """Redis refused or timed out where a caller reached it directly (the cache backend
+    itself turns an outage into a miss, ``config.cache``): a 503, never a 500."""
+    import redis
+
+    return isinstance(exc, (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError))
+
+
 def server_error(request: HttpRequest, template_name: str = "500.html") -> HttpResponse:
-    """``handler500``: a database outage raised outside a view is a 503 too."""
+    """``handler500``: a database or Redis outage raised outside a view is a 503 too."""
     exc = sys.exc_info()[1]
-    if exc is not None and is_database_outage(exc):
+    if exc is not None and isinstance(exc, throttle.ThrottleUnavailable):
+        return throttle.unavailable(request, json=_wants_json(request))
+    if exc is not None and (is_database_outage(exc) or is_cache_outage(exc)):
         return outage_response(request)
     return defaults.server_error(request, template_name=template_name)

@@ -9,12 +9,18 @@ from django.contrib import admin
 from django.urls import include, path
 
 from config.health import healthz
+from config.metrics import metrics
+from players import account_views
 
 handler500 = "config.outage.server_error"  # a database outage is a 503, not a 500
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("metrics", metrics, name="metrics"),  # Prometheus (docs/operations.md "Metrics")
     path("admin/", admin.site.urls),
+    # accounts people control (players.account): beside accounts' own URLs
+    path("accounts/delete/", account_views.delete, name="account-delete"),
+    path("api/me/export/", account_views.export, name="account-export"),
     path("accounts/", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the visitors' switcher
     path("players/", include("players.urls")),

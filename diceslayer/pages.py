@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 from django.http import HttpRequest
 from django.urls import reverse
 
+from accounts.names import shown_name
 from diceslayer import engine
 from diceslayer.engine.state import VARIANT_LABELS as _ENGINE_VARIANT_LABELS
 from diceslayer.models import Challenge, DailyAttempt
@@ -30,7 +31,8 @@ KEYBOARD_HELP = ("Keyboard: press 1–6 to pick a die of that face{opp}; H asks 
 
 def names_by_seat(match: Match) -> dict[int, str]:
     seats = Seat.objects.filter(match=match, number__isnull=False).select_related("user")
-    return {s.number: (s.user.get_username() if s.user_id else "The bot") for s in seats}
+    return {s.number: (shown_name(s.user.get_username()) if s.user_id else "The bot")
+            for s in seats}
 
 
 def _dice_row(faces: list[int], highlight: set[int], keyed: bool,

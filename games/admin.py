@@ -429,12 +429,27 @@ class NotificationAdmin(admin.ModelAdmin):
     ``EMAIL_RETRY_HOURS``) are what the director looks at; "Send again" requeues them."""
 
     list_display = ["recipient", "kind", "match", "created_at", "sent_at", "failed_at",
-                    "attempts", "next_attempt_at", "error"]
+                    "held_at", "attempts", "next_attempt_at", "error"]
     list_filter = ["kind", ("sent_at", admin.EmptyFieldListFilter),
-                   ("failed_at", admin.EmptyFieldListFilter)]
+                   ("failed_at", admin.EmptyFieldListFilter),
+                   ("held_at", admin.EmptyFieldListFilter)]
     search_fields = ["recipient__username", "recipient__email", "error"]
     readonly_fields = [f.name for f in Notification._meta.fields]
-    actions = ["resend"]
+    actions = ["resend", "release_held", "drop_held"]
+
+    @admin.action(description="Release held emails (send them)")
+    def release_held(self, request, queryset):
+        from games.services.mailhold import mail_release
+
+        done = mail_release(ids=queryset.values_list("pk", flat=True), actor=request.user)
+        self.message_user(request, f"{done} held email(s) released.")
+
+    @admin.action(description="Drop held emails (close them unsent)")
+    def drop_held(self, request, queryset):
+        from games.services.mailhold import mail_drop
+
+        done = mail_drop(ids=queryset.values_list("pk", flat=True), actor=request.user)
+        self.message_user(request, f"{done} held email(s) dropped.")
 
     @admin.action(description="Send again")
     def resend(self, request, queryset):

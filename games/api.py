@@ -24,6 +24,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from accounts import throttle
 from accounts.models import ApiToken, hash_api_key
+from accounts.names import shown_name
 from games import selectors
 from games.exceptions import ApplicationError
 from games.forms import parse_int
@@ -57,14 +58,21 @@ def _user_from_token(request: HttpRequest) -> tuple[Any, JsonResponse | None]:
     if kind.lower() != "token" or not key:
         return None, error(401, "BAD_AUTH_HEADER",
                            "Use the header 'Authorization: Token <key>'.")
-    wait = throttle.retry_after(request, "api_bad_token_ip", increment=False)
+    try:
+        wait = throttle.retry_after(request, "api_bad_token_ip", increment=False)
+    except throttle.ThrottleUnavailable:
+        wait = None  # the cache is down: a right token still works (it is in the database)
     if wait is not None:  # too many wrong tokens from here: not even a right one, for now
         return None, throttle.too_many(request, wait, json=True)
     now = timezone_now()
     token = (ApiToken.objects.select_related("user")
              .filter(key_hash=hash_api_key(key[:MAX_TOKEN_CHARS])).first())
     if token is None or not token.is_usable(now) or not token.user.is_active:
-        wait = throttle.retry_after(request, "api_bad_token_ip")
+        try:
+            wait = throttle.retry_after(request, "api_bad_token_ip")
+        except throttle.ThrottleUnavailable:
+            # a wrong token cannot be counted now: refused with a 503 (fails closed)
+            return None, throttle.unavailable(request, json=True)
         if wait is not None:
             return None, throttle.too_many(request, wait, json=True)
         return None, error(401, "BAD_TOKEN", "This API token is not valid (wrong, expired "
@@ -243,7 +251,7 @@ def match_view(request: HttpRequest, match_id: str) -> JsonResponse:
     match = _match_for(request, match_id)
     seat, director = pages.viewer_of(request, match)
     phase = selectors.current_phase(match) if match.status in pages.LIVE_STATUSES else None
-    players = [{"seat": s.number, "name": s.user.get_username() if s.user_id else None,
+    players = [{"seat": s.number, "name": shown_name(s.user.get_username()) if s.user_id else None,
                 "bot": s.is_bot}
                for s in match.seats.filter(removed_at__isnull=True).select_related("user")
                .order_by("number", "joined_at")]

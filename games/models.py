@@ -284,6 +284,9 @@ class Notification(models.Model):
     error = models.TextField(blank=True)
     next_attempt_at = models.DateTimeField(default=timezone_now)
     claimed_until = models.DateTimeField(null=True, blank=True)
+    held_at = models.DateTimeField(null=True, blank=True, help_text=(
+        "Held after a restore (manage.py mail_hold): it may have gone out before the "
+        "outage; sent only once the director releases it."))
 
     class Meta:
         ordering = ["-created_at"]

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from django.core.cache import cache
+from accounts.names import shown_name
 from django.db import connection
 from django.db.models import Q, QuerySet
 
@@ -143,7 +144,7 @@ def _names_tag(names: Mapping[int, str] | None) -> str:
 def seat_names(match: Match) -> dict[int, str]:
     """Seat number -> the name a person reads (the username, "bot" for a bot seat): the
     one mapping every diary line, email, replay and admin page names players with."""
-    return {number: (username or "bot") for number, username in
+    return {number: (shown_name(username) if username else "bot") for number, username in
             Seat.objects.filter(match=match, number__isnull=False).order_by()
             .values_list("number", "user__username")}
 
@@ -165,7 +166,7 @@ def prefetch_seat_names(matches: list[Match]) -> None:
     for match_id, number, username in (
             Seat.objects.filter(match__in=[m.pk for m in todo], number__isnull=False)
             .order_by().values_list("match_id", "number", "user__username")):
-        found[match_id][number] = username or "bot"
+        found[match_id][number] = shown_name(username) if username else "bot"
     for m in todo:
         m.__dict__["_seat_names"] = found[m.pk]
 

@@ -17,6 +17,7 @@ from games.services.outbox import notification_send as notification_send_task
 from games.services.outbox import notifications_drain as notifications_drain_task
 from games.services.outbox import notifications_due_count, notifications_send_batch
 from games.services.notifications import seats_send_nags as seats_send_nags_task
+from games.services.retention import retention_prune as retention_prune_task
 from games.lib.transient import is_transient
 from games.services.phases import PhaseCloseFailed
 from games.services.phases import phase_close as phase_close_task
@@ -109,6 +110,12 @@ def notifications_send_pending(self) -> int:
 @shared_task(bind=True, acks_late=True)
 def digests_send(self) -> int:
     return digests_send_task()
+
+
+@shared_task(bind=True, acks_late=True)
+def retention_prune(self) -> dict:
+    """Daily: delete sent email, expired sessions and old login records (retention)."""
+    return retention_prune_task()
 
 
 # what the services queue on commit (``games.lib.oncommit`` finds them here by name)

@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.names import shown_name
 from games import selectors
 from games.exceptions import ApplicationError
 from games.forms import parse_int
@@ -112,7 +113,7 @@ def order(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 def _names(match: Match) -> dict[int, str]:
-    return {s.number: (s.user.get_username() if s.user_id else "bot")
+    return {s.number: (shown_name(s.user.get_username()) if s.user_id else "bot")
             for s in Seat.objects.filter(match=match, number__isnull=False,
                                          removed_at__isnull=True).select_related("user")}
 

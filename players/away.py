@@ -153,6 +153,9 @@ def stretch_for_away(*, phase: Phase, now: datetime | None = None,
         return timedelta(0)
     if phase.deadline_at is None or phase.closed_at is not None:
         return timedelta(0)
+    if transaction.get_connection().in_atomic_block:
+        # the lock order (docs/framework.md): the match before its phase
+        Match.objects.select_for_update().filter(pk=match.pk).first()
     users = list(Seat.objects.filter(match=match, number__in=phase.awaited, user__isnull=False,
                                      removed_at__isnull=True).values_list("user_id", flat=True))
     cap = timedelta(hours=rules.stretch_cap_hours)

@@ -21,6 +21,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.timezone import now as timezone_now
 
+from accounts.names import shown_name
 from games.models import Match, Notification, Seat
 
 KIND = "message"  # games.services.notifications.MESSAGE_KIND
@@ -172,7 +173,7 @@ def ctx_press(n: Notification, zone: str, lang: str) -> dict[str, Any]:
               .filter(channel=p.get("channel"), audience=p.get("audience", ""),
                       id__gt=int(p.get("after_id", 0)), id__lte=int(p.get("to_id", 0)),
                       hidden_at__isnull=True).order_by("id"))
-        rows = [{"from_name": m.author_name, "text": m.text, "turn": m.turn,
+        rows = [{"from_name": shown_name(m.author_name), "text": m.text, "turn": m.turn,
                  "when": format_local(m.created_at, zone)} for m in qs[:50]]
     channel = p.get("channel")
     label = {Message.Channel.ANNOUNCE: "an announcement from the director",
@@ -212,7 +213,7 @@ def digest_lines(n: Notification, sections: list[dict[str, Any]], zone: str) -> 
             where = {Message.Channel.PUBLIC: "public board", Message.Channel.TEAM: "team",
                      Message.Channel.ANNOUNCE: "announcement"}.get(m.channel, "private")
             text = m.text if len(m.text) <= 300 else m.text[:299] + "…"
-            section["lines"].append(f"Message from {m.author_name} ({where}): {text}")
+            section["lines"].append(f"Message from {shown_name(m.author_name)} ({where}): {text}")
         if len(rows) > DIGEST_MAX_LINES:
             section["lines"].append("More messages on the match page.")
 

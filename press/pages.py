@@ -9,6 +9,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.urls import reverse
 
+from accounts.names import shown_name
 from games.models import Match, Seat
 from press import access, selectors, services
 from press.models import Message, PressRules
@@ -70,8 +71,8 @@ def _name(seat: Any) -> str:
     if not seat.user_id:
         return "bot"
     if isinstance(seat, Seat):
-        return str(seat.user.get_username())
-    return str(seat.username)
+        return shown_name(seat.user.get_username())
+    return shown_name(seat.username)
 
 
 def _next_url(request: HttpRequest) -> str:

@@ -15,6 +15,7 @@ from typing import Any, Callable, Iterable, TypeVar
 from django.core.cache import cache
 from django.db.models import Q, Subquery
 
+from accounts.names import shown_name
 from games.models import Match, Seat
 from games.selectors import seat_names_cached
 from press import access
@@ -113,7 +114,7 @@ def rows_for(reader: access.Reader, messages: Iterable[Message]) -> list[Row]:
         hide = m.is_hidden and not reader.director
         text = "" if hide else m.text
         out.append(Row(id=m.pk, channel=m.channel, from_seat=m.from_seat,
-                       from_name=m.author_name, to=to_of(m), text=text,
+                       from_name=shown_name(m.author_name), to=to_of(m), text=text,
                        html=HIDDEN_TEXT if hide else render_text(m.text), hidden=m.is_hidden,
                        phase_id=m.phase_id, turn=m.turn, phase_kind=m.phase_kind,
                        created_at=m.created_at,

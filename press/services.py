@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
 from django.utils.timezone import now as timezone_now
 
+from accounts.names import shown_name
 from games import selectors as game_selectors
 from games.exceptions import ApplicationError
 from games.models import DirectorAction, Match, Seat
@@ -88,7 +89,7 @@ def message_post(*, match: Match, user: Any, to: Any, text: Any,
                 if isinstance(p, dict) and p.get("alive") is False]
     selectors.unread_add(message, seats=seats, dead_seats=dead)
     # the members' names, known here: the answer to the post names them without a query
-    message.member_names = {s.number: (s.user.username if s.user_id else "bot")  # type: ignore[attr-defined]
+    message.member_names = {s.number: (shown_name(s.user.username) if s.user_id else "bot")  # type: ignore[attr-defined]
                             for s in seats}
     return message
 

@@ -16,6 +16,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.urls import reverse
 
+from accounts.names import shown_name
 from games import selectors
 from games.lib import pages as game_pages
 from games.models import CheckIn, Match, Seat
@@ -363,7 +364,7 @@ def ask_buttons(view: dict[str, Any], names: dict[int, str]) -> list[Button]:
 
 
 def _names(seats: list[Seat]) -> dict[int, str]:
-    return {s.number: (s.user.get_username() if s.user_id else f"bot {s.number}")
+    return {s.number: (shown_name(s.user.get_username()) if s.user_id else f"bot {s.number}")
             for s in seats if s.number is not None}
 
 

@@ -26,11 +26,14 @@ def _empty_cache():
     tokens) count there, so a test never inherits another's attempts."""
     from django.core.cache import cache
 
+    from config.cache import reset_outage_state
     from games.lib import presence
 
+    reset_outage_state()  # a Redis outage another test simulated is over
     cache.clear()
     presence.forget_written()  # its record of what it wrote went with the cache
     yield
+    reset_outage_state()
 
 
 @pytest.fixture(autouse=True)

@@ -127,10 +127,16 @@ REDIS_URL = env_str("REDIS_URL", "")
 # Every key this site writes to Redis starts with this (cache, beat lock, liveness marks).
 REDIS_KEY_PREFIX = env_str("REDIS_KEY_PREFIX", "pbw")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "config.cache.RedisCache",  # a client per pool
-                          "LOCATION": REDIS_URL, "KEY_PREFIX": REDIS_KEY_PREFIX}}
+    # a client per pool; an unreachable Redis is a miss, not an error (config/cache.py)
+    CACHES = {"default": {"BACKEND": "config.cache.RedisCache",
+                          "LOCATION": REDIS_URL, "KEY_PREFIX": REDIS_KEY_PREFIX,
+                          "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2}}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# After a failed cache call, Redis is not tried again for this long (pages meanwhile read
+# the database: docs/operations.md "Outages").
+CACHE_RETRY_SECONDS = env_int("CACHE_RETRY_SECONDS", 5)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -234,6 +240,15 @@ HEALTH_SWEEP_MAX_AGE_SECONDS = env_int("HEALTH_SWEEP_MAX_AGE_SECONDS", 60)
 # A database outage answers 503 pages with this Retry-After (config/outage.py).
 OUTAGE_RETRY_AFTER_SECONDS = env_int("OUTAGE_RETRY_AFTER_SECONDS", 30)
 
+# /metrics for Prometheus (config/metrics.py): a bearer token; without one, only the
+# embedded server answers, and only to loopback.
+METRICS_TOKEN = env_str("METRICS_TOKEN", "")  # or METRICS_TOKEN_FILE (FileAwareEnv)
+
+# Retention (games/services/retention.py): pruned daily after these many days (0 = keep).
+RETENTION_OUTBOX_DAYS = env_int("RETENTION_OUTBOX_DAYS", 30)  # sent / failed emails
+RETENTION_SESSION_DAYS = env_int("RETENTION_SESSION_DAYS", 0)  # expired sessions: at once
+RETENTION_THROTTLE_DAYS = env_int("RETENTION_THROTTLE_DAYS", 30)  # axes' login records
+
 # The framework's knobs (issue #2).
 PHASE_CLOSE_MAX_FAILURES = env_int("PHASE_CLOSE_MAX_FAILURES", 3)
 PHASE_CLOSE_RETRY_SECONDS = env_int("PHASE_CLOSE_RETRY_SECONDS", 60)
@@ -266,7 +281,7 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_PROXY", False) else None
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # container probes speak plain HTTP
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]  # probes and scrapers speak plain HTTP
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
@@ -276,7 +291,7 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 # Throttling (accounts/throttle.py, docs/security.md). Logins, site and admin: django-axes
 # over the cache, per IP and per account; a lockout lasts the cool-off and is not extended
 # by more failures, so nobody is locked out for good. The rest: django-ratelimit windows.
-AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+AXES_HANDLER = "accounts.throttle.AxesHandler"  # fails closed while the cache is down
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
@@ -290,6 +305,7 @@ THROTTLE_RATES = {
     "password_reset_ip": "20/h",     # reset requests from one address
     "signup_ip": "10/h",             # accounts made from one address
     "api_bad_token_ip": "20/10m",    # wrong API tokens from one address
+    "password_confirm": "10/h",      # wrong passwords to delete an account or change its email
 }
 RATELIMIT_IP_META_KEY = "accounts.throttle.client_ip"
 # Without REDIS_URL the cache is per process: right for the embedded server (one process,

@@ -1,5 +1,6 @@
 """A mail catcher for the fault bench: an SMTP server on loopback (aiosmtpd) that appends
-one JSON line per accepted message (Message-ID, recipients, subject) to a file.
+one JSON line per accepted message (Message-ID, recipients, subject) to a file. A file
+``smtp-slow`` beside it (seconds) delays each "250 OK" after the message is recorded.
 
 Run as a script (no Django): ``python catcher.py --port 2525 --out received.jsonl``. The
 bench makes it hang with SIGSTOP (the kernel still accepts connections; nothing answers)
@@ -14,17 +15,25 @@ import json
 import signal
 from email import message_from_bytes
 from email.policy import default as default_policy
+from pathlib import Path
 
 
 class Recorder:
     def __init__(self, path: str) -> None:
         self.out = open(path, "a", buffering=1, encoding="utf-8")
+        self.slow = Path(path).with_name("smtp-slow")
 
     async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd hook
         message = message_from_bytes(envelope.content, policy=default_policy)
         self.out.write(json.dumps({"message_id": message.get("Message-ID", ""),
                                    "to": list(envelope.rcpt_tos),
                                    "subject": str(message.get("Subject", ""))}) + "\n")
+        try:  # the bench slows acceptance down: a file "smtp-slow" holds the seconds
+            delay = float(self.slow.read_text())
+        except (OSError, ValueError):
+            delay = 0.0
+        if delay:
+            await asyncio.sleep(delay)  # recorded, not yet acknowledged: "in flight"
         return "250 OK"
 
 

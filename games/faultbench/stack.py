@@ -222,7 +222,7 @@ class Stack:
 
     def web(self) -> subprocess.Popen:
         return self.spawn("web", [
-            _bin("gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{self.web_port}",
+            _bin("gunicorn"), "games.faultbench.wsgi", "--bind", f"127.0.0.1:{self.web_port}",
             "--workers", "1", "--threads", "4", "--timeout", "30"])
 
     # --- helpers ---------------------------------------------------------------------

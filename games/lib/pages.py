@@ -32,6 +32,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts.names import shown_name
 from games import registry, selectors
 from games.exceptions import ApplicationError
 from games.lib import htmlcache
@@ -304,7 +305,7 @@ def seat_label(seat: SeatRow) -> str:
     """"3. alice" (" (bot)" when the bot plays it) for the seat list: one string per seat
     instead of a template's five lookups (a hundred seats)."""
     number = f"{seat.number}. " if seat.number is not None else ""
-    name = str(escape(seat.username)) if seat.user_id else str(gettext("bot"))
+    name = str(escape(shown_name(seat.username))) if seat.user_id else str(gettext("bot"))
     bot = f" ({gettext('bot')})" if seat.is_bot else ""
     return mark_safe(number + name + bot)
 
@@ -338,7 +339,7 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
     phase = None
     if match.status in LIVE_STATUSES:  # the open phase with who pressed check-in, one query
         phase = open_phase(match.pk)
-    names = {s.number: (s.username if s.user_id else "bot") for s in all_seats
+    names = {s.number: (shown_name(s.username) if s.user_id else "bot") for s in all_seats
              if s.number is not None and s.removed_at is None}
     seats = [s for s in all_seats if s.removed_at is None]  # rows (SeatRow), not models
     seat_labels = Lazy(lambda: [seat_label(s) for s in seats])
@@ -348,7 +349,7 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
     view = Lazy(lambda: player_view(load_heavy(match), seat, director))
     seat_number = seat.number if seat is not None else None
     window = Lazy(lambda: diary_window(request, phase, history()))
-    every_name = {s.number: (s.username if s.user_id else "bot")
+    every_name = {s.number: (shown_name(s.username) if s.user_id else "bot")
                   for s in all_seats if s.number is not None}  # = selectors.seat_names
     diary_groups = Lazy(lambda: diary_by_turn(diary_lines(
         request, load_heavy(match), seat_number, director, turns=window()["q"],
@@ -502,7 +503,8 @@ def diary_turn(request: HttpRequest, match: Match, turn: int,
     game = game_or_none(match.game)
     hooks = game.hooks if game else registry.GameHooks()
     seats = match.seats.filter(removed_at__isnull=True, number__isnull=False).select_related("user")
-    names = {s.number: (s.user.get_username() if s.user_id else "bot") for s in seats}
+    names = {s.number: (shown_name(s.user.get_username()) if s.user_id else "bot")
+             for s in seats}
     number = seat.number if seat is not None else None
     rows = diary_lines(request, match, number, director, turns=Q(turn=turn))
     template = hooks.diary_turn_template or "games/fragments/diary_turn.html"

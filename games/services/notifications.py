@@ -392,14 +392,22 @@ def seats_send_nags(*, now: datetime | None = None) -> int:
     """
     now = now or timezone_now()
     sent = 0
-    due = list(Seat.objects.filter(next_nag_at__lte=now).values_list("pk", flat=True)[:1000])
-    for seat_id in due:
+    due = list(Seat.objects.filter(next_nag_at__lte=now).order_by("match_id", "pk")
+               .values_list("pk", "match_id")[:1000])
+    for seat_id, match_id in due:
         with transaction.atomic():
+            # The lock order (docs/framework.md "Lock order"): the match row first, as
+            # orders, check-ins and closes take it, then the seat. A match another
+            # transaction holds now is skipped (its seats keep next_nag_at: the next run
+            # nags them) rather than waited for.
+            match = (Match.objects.select_for_update(skip_locked=True).filter(pk=match_id)
+                     .first())
+            if match is None:
+                continue
             # claim: clearing next_nag_at first makes a concurrent nagger find nothing
             if not Seat.objects.filter(pk=seat_id, next_nag_at__lte=now).update(next_nag_at=None):
                 continue
-            seat = Seat.objects.select_related("user__profile", "match").get(pk=seat_id)
-            match = seat.match
+            seat = Seat.objects.select_related("user__profile").get(pk=seat_id)
             if match.status != Match.Status.RUNNING or seat.user is None:
                 continue
             phase = (Phase.objects.filter(match=match, closed_at__isnull=True,

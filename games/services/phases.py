@@ -1,10 +1,11 @@
 """Phases: opening (deadline from the schedule), the exactly-once close, the deadline sweep
 with its dead-man switch, and the director's deadline edits (docs/design.md "Phase lifecycle").
 
-Locking order, everywhere in ``games.services``: the ``Match`` row first, then the
-``Phase`` row. Order submission and check-in lock only the match; closing, extending,
-pausing lock the match then the phase. One order means two closers, or a closer and a
-check-in, queue behind each other instead of deadlocking.
+Locking order, everywhere (docs/framework.md "Lock order"): the ``Match`` row first, then
+the ``Phase`` row, then ``Seat`` rows, then outbox rows. Order submission and check-in lock
+the match; closing, extending, pausing lock the match then the phase; the reminders lock
+the match before they touch a seat. One order means two closers, a closer and a check-in,
+or a reminder and an order queue behind each other instead of deadlocking.
 """
 
 from __future__ import annotations
@@ -480,6 +481,9 @@ def sweep_heartbeat(*, now: datetime) -> timedelta | None:
             deadline_at__gt=last, deadline_at__lte=now,
             match__status=Match.Status.RUNNING)
         ids = list(missed.values_list("pk", flat=True))
+        # the lock order: the matches first (in id order), then their phases and seats
+        list(Match.objects.select_for_update().filter(phases__pk__in=ids).order_by("pk")
+             .values_list("pk", flat=True))
         shifted = Phase.objects.filter(pk__in=ids).update(deadline_at=F("deadline_at") + outage)
         for phase in Phase.objects.filter(pk__in=ids):
             notifications.seat_nags_schedule(phase=phase)  # reminders move with the deadline

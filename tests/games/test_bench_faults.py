@@ -1,6 +1,8 @@
 """The fault bench, a fast subset (``manage.py bench_faults``): its own PostgreSQL, Redis,
 SMTP catcher, Celery workers, beat and gunicorn; the database stopped under a logged-in
-player, a worker killed inside a close, two beats (the full run: docs/operations.md)."""
+player, a worker killed inside a close, two beats, Redis stopped while players play through
+the API and the pages, reminders falling due under load (the full run:
+docs/operations.md)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,8 @@ import shutil
 import pytest
 from django.core.management import call_command
 
-FAST = ["database_down", "worker_killed_mid_close", "two_beats"]
+FAST = ["database_down", "worker_killed_mid_close", "two_beats", "redis_down",
+        "nags_under_load"]
 
 
 @pytest.mark.slow
@@ -29,3 +32,9 @@ def test_bench_faults_fast_subset_is_ok(capsys):
     assert (down["healthz_status"], down["page_status"], down["api_status"]) == (503, 503, 503)
     assert down["close_failures"] == 0
     assert by_name["two_beats"]["beats_sending"] == 1
+    redis = by_name["redis_down"]
+    assert redis["5xx"] == {"reads": 0, "orders": 0, "posts": 0, "checkins": 0, "pages": 0}
+    assert redis["status"]["orders"] == {"200": 6} and redis["wrong_token_status"] == 503
+    nags = by_name["nags_under_load"]
+    assert nags["deadlocks"] == nags["deadlocks_in_log"] == 0
+    assert nags["reminders_queued"] > 0 and nags["status"].get("200", 0) > 0

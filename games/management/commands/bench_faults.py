@@ -32,6 +32,14 @@ from django.core.management.base import BaseCommand, CommandError
 CHILD_FLAG = "PBW_FAULTS_STACK"
 
 
+def all_scenarios() -> dict:
+    """The faults (games.faultbench.scenarios) and the traffic scenarios
+    (games.faultbench.traffic), in the order a full run takes them."""
+    from games.faultbench import scenarios, traffic
+
+    return {**scenarios.SCENARIOS, **traffic.SCENARIOS}
+
+
 class Command(BaseCommand):
     help = "Fault bench: kill workers, stop the broker, the database, hang SMTP (JSON out)."
 
@@ -43,8 +51,7 @@ class Command(BaseCommand):
                             help="keep the bench directory (data and logs) afterwards")
 
     def handle(self, *args, **opts):
-        from games.faultbench.scenarios import SCENARIOS
-
+        SCENARIOS = all_scenarios()
         names = [n.strip() for n in opts["only"].split(",") if n.strip()] or list(SCENARIOS)
         unknown = [n for n in names if n not in SCENARIOS]
         if unknown:
@@ -89,9 +96,10 @@ class Command(BaseCommand):
     # --- 2. and 3.: inside the bench's environment ---------------------------------------
 
     def _run(self, names: list[str]) -> dict:
-        from games.faultbench.scenarios import SCENARIOS, Processes
+        from games.faultbench.scenarios import Processes
         from games.faultbench.stack import Stack
 
+        SCENARIOS = all_scenarios()
         if settings.CELERY_TASK_ALWAYS_EAGER or "faults" not in settings.DATABASES["default"]["NAME"]:
             raise CommandError("bench_faults runs its scenarios only inside its own stack")
         import games.lib.devgames  # noqa: F401 - registers the guess game here too

@@ -42,7 +42,9 @@ def sweep_forever(interval: float, stop: threading.Event, log) -> None:
     from games.services.phases import phases_close_due
     from press.emails import press_emails_due
 
-    last_minute = 0.0
+    from games.services.retention import retention_prune
+
+    last_minute = last_hour = 0.0
     while not stop.wait(interval):
         close_old_connections()
         try:
@@ -59,6 +61,9 @@ def sweep_forever(interval: float, stop: threading.Event, log) -> None:
                 for game in registry.all_games():  # a game's own sweeps (GameHooks.sweeps)
                     for sweep in game.hooks.sweeps:
                         sweep()
+            if time.monotonic() - last_hour >= 3600:
+                last_hour = time.monotonic()
+                retention_prune()
         except Exception as exc:  # noqa: BLE001 - the loop must survive anything
             log(f"sweep error: {exc!r}")
         finally:

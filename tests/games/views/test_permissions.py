@@ -312,3 +312,25 @@ def test_the_verification_and_second_factor_pages(role, people):
         "otp": 302 if role == "anon" else 200,
     }
     assert codes == expected
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_the_account_control_pages(role, people):
+    """Change email, its link, delete and export (docs/accounts.md): a visitor is sent to
+    log in (the export answers the API's 401), a bad link is a clear 400, never a 5xx."""
+    c = client_for(people[role])
+    codes = {
+        "email-change": c.get(reverse("accounts:email-change")).status_code,
+        "email-change-confirm": c.get(reverse("accounts:email-change-confirm",
+                                              args=["bad-token"])).status_code,
+        "account-delete": c.get(reverse("account-delete")).status_code,
+        "account-export": c.get(reverse("account-export")).status_code,
+    }
+    anon = role == "anon"
+    expected = {
+        "email-change": 302 if anon else 405,  # login first; POST only
+        "email-change-confirm": 400,
+        "account-delete": 302 if anon else 200,
+        "account-export": 401 if anon else 200,
+    }
+    assert codes == expected

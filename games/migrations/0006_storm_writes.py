@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0004_diary_match_turn_index'),
+        ('games', '0005_notification_held_at'),
     ]
 
     operations = [
