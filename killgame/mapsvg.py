@@ -1,7 +1,7 @@
 """The Kill Game map as HTML (SVG drawing, legend, "the map as a list"), written in Python:
 the same markup the template ``killgame/_map.html`` produced, at a fraction of the cost (a
 map of 30 zones was ~1,000 template variable lookups, the board's largest part when it is
-rendered anew: games/lib/fragment_cache.py). Every value is escaped; translated texts are
+rendered anew: games/lib/htmlcache.py). Every value is escaped; translated texts are
 the catalogue's, as the template's ``{% translate %}`` gave them."""
 
 from __future__ import annotations

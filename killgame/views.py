@@ -21,7 +21,7 @@ from accounts.names import shown_name
 from games import selectors
 from games.exceptions import ApplicationError
 from games.forms import parse_int
-from games.lib import fragment_cache
+from games.lib import htmlcache
 from games.lib import pages as game_pages
 from games.models import DiaryEntry, Match, Seat, Snapshot
 from games.registry import get_rules
@@ -58,7 +58,7 @@ def _page(request: HttpRequest, match: Match, *, status: int, errors: dict[str, 
     ctx["kg_errors"] = errors
     if errors:
         ctx["kg_posted"] = request.POST  # keep what the player typed
-        ctx[fragment_cache.NO_CACHE_FLAG] = True  # that answer alone shows them
+        ctx[htmlcache.NO_CACHE_FLAG] = True  # that answer alone shows them
     if error is None and errors and not ctx.get("can_order"):
         # no order form on the page now (checked in, phase over): say it on top
         error = next(iter(errors.values()))

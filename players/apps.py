@@ -12,8 +12,8 @@ class PlayersConfig(AppConfig):
         from games.lib import pages
         from players.away import away_send_veto, seat_notes
 
-        signals.phase_closed.connect(receivers.on_phase_closed,
-                                     dispatch_uid="players.phase_closed")
+        signals.phases_closed.connect(receivers.on_phases_closed,
+                                      dispatch_uid="players.phases_closed")
         signals.match_finished.connect(receivers.on_match_finished,
                                        dispatch_uid="players.match_finished")
         if away_send_veto not in notifications.SEND_VETOES:

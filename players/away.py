@@ -130,7 +130,7 @@ def away_cancel(*, away: Away, user, now: datetime | None = None) -> None:
 def _notes_changed(user) -> None:
     """The "away until …" note under the players is public: a declared or cancelled period
     bumps the public version of the user's running matches, so their pages (and the
-    fragment cache, games/lib/fragment_cache.py) show it at once. The clock's own changes
+    fragment cache, games/lib/htmlcache.py) show it at once. The clock's own changes
     (a period that begins or ends) reach the pages within a minute (the seat list's key)."""
     Match.objects.filter(
         pk__in=Seat.objects.filter(user=user, removed_at__isnull=True,
@@ -149,13 +149,16 @@ def away_until(user_ids, *, now: datetime | None = None) -> dict[int, datetime]:
     return out
 
 
-def stretch_for_away(*, phase: Phase, now: datetime | None = None) -> timedelta:
+def stretch_for_away(*, phase: Phase, now: datetime | None = None,
+                     rules: MatchRules | None = None) -> timedelta:
     """Under the "stretch" rule, move ``phase``'s deadline later by the away time of its
     awaited players that falls before the deadline (wall clock of the match's zone), up to
-    the match's cap in total. Returns the stretch applied now."""
+    the match's cap in total. Returns the stretch applied now. ``rules``: the match's, when
+    the caller read them already."""
     now = now or timezone_now()
     match = phase.match
-    rules = MatchRules.objects.filter(match=match).first()
+    if rules is None:
+        rules = MatchRules.objects.filter(match=match).first()
     if rules is None or rules.away_rule != MatchRules.AwayRule.STRETCH:
         return timedelta(0)
     if phase.deadline_at is None or phase.closed_at is not None:

@@ -1,4 +1,4 @@
-"""What this app does when the framework closes a phase or finishes a match (signals sent
+"""What this app does when the framework closes phases or finishes a match (signals sent
 inside the close's transaction, so these writes commit with it)."""
 
 from __future__ import annotations
@@ -12,26 +12,41 @@ from players.models import MatchRules, SeatRecord
 from players.ratings import match_rate
 
 
-def on_phase_closed(sender, *, match, phase, absent, opened=None, **kwargs) -> None:
-    """Count the phase for every awaited seat: a miss for the absent, a fresh run for the
-    others; a seat that missed ``absent_after`` in a row is marked absent (publicly). A
-    declared away period is no miss. Under the "stretch" away rule the next phase's
-    deadline makes room for its away players."""
-    if opened is not None:
-        stretch_for_away(phase=opened, now=phase.closed_at)
-    awaited = [n for n in phase.awaited]
+def on_phases_closed(sender, *, closes, **kwargs) -> None:
+    """Count each closed phase for every awaited seat: a miss for the absent, a fresh run
+    for the others; a seat that missed ``absent_after`` in a row is marked absent
+    (publicly). A declared away period is no miss. Under the "stretch" away rule the next
+    phase's deadline makes room for its away players. One batch of closes (the sweep's)
+    costs the same few queries as one close."""
+    if not closes:
+        return
+    match_ids = {c.match.pk for c in closes}
+    rules = {r.match_id: r for r in MatchRules.objects.filter(match_id__in=match_ids)}
+    for c in closes:
+        if c.opened is not None and c.match.pk in rules:
+            stretch_for_away(phase=c.opened, now=c.phase.closed_at, rules=rules[c.match.pk])
+    awaited = {c.match.pk: set(c.phase.awaited) for c in closes if c.phase.awaited}
     if not awaited:
         return
-    seats = list(Seat.objects.filter(match=match, number__in=awaited)
-                 .values_list("number", "pk", "user_id"))
+    seats = [(match_id, number, pk, user_id) for match_id, number, pk, user_id
+             in Seat.objects.filter(match_id__in=list(awaited)).values_list(
+                 "match_id", "number", "pk", "user_id")
+             if number in awaited[match_id]]
     if not seats:
         return
-    away = away_until([uid for _, _, uid in seats if uid], now=phase.closed_at)
-    seat_ids = {n: pk for n, pk, uid in seats if uid not in away}
-    SeatRecord.objects.bulk_create([SeatRecord(seat_id=pk) for pk in seat_ids.values()],
-                                   ignore_conflicts=True)
-    missed = [seat_ids[n] for n in absent if n in seat_ids]
-    present = [pk for n, pk in seat_ids.items() if n not in set(absent)]
+    users = {uid for _, _, _, uid in seats if uid}
+    away_at = {at: set(away_until(users, now=at))  # one instant per batch, as a rule
+               for at in {c.phase.closed_at for c in closes}}
+    closed_at = {c.match.pk: c.phase.closed_at for c in closes}
+    counted = {(match_id, number): pk for match_id, number, pk, uid in seats
+               if uid not in away_at[closed_at[match_id]]}
+    known = set(SeatRecord.objects.filter(seat_id__in=list(counted.values()))
+                .values_list("seat_id", flat=True))  # a seat's record is made once
+    SeatRecord.objects.bulk_create([SeatRecord(seat_id=pk) for pk in counted.values()
+                                    if pk not in known], ignore_conflicts=True)
+    absent = {(c.match.pk, n) for c in closes for n in c.absent}
+    missed = [pk for key, pk in counted.items() if key in absent]
+    present = [pk for key, pk in counted.items() if key not in absent]
     if present:
         SeatRecord.objects.filter(seat_id__in=present).update(
             awaited=F("awaited") + 1, missed_in_row=0, absent_since=None,
@@ -40,10 +55,17 @@ def on_phase_closed(sender, *, match, phase, absent, opened=None, **kwargs) -> N
         SeatRecord.objects.filter(seat_id__in=missed).update(
             awaited=F("awaited") + 1, missed=F("missed") + 1,
             missed_in_row=F("missed_in_row") + 1)
-        rules = MatchRules.objects.filter(match=match).first()
-        limit = rules.absent_after if rules is not None else MatchRules().absent_after
-        SeatRecord.objects.filter(seat_id__in=missed, missed_in_row__gte=limit,
-                                  absent_since__isnull=True).update(absent_since=timezone_now())
+        by_limit: dict[int, list[int]] = {}
+        default = MatchRules().absent_after
+        missing = set(missed)
+        for (match_id, _), pk in counted.items():
+            if pk in missing:
+                limit = rules[match_id].absent_after if match_id in rules else default
+                by_limit.setdefault(limit, []).append(pk)
+        for limit, pks in by_limit.items():
+            SeatRecord.objects.filter(seat_id__in=pks, missed_in_row__gte=limit,
+                                      absent_since__isnull=True).update(
+                                          absent_since=timezone_now())
 
 
 def on_match_finished(sender, *, match, **kwargs) -> None:

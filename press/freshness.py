@@ -1,7 +1,7 @@
 """The press version of a match (``MatchPress.version``): bumped by every change a press
 panel shows — a message posted, hidden or shown again, a mute set or lifted, the settings
 and the pinned announcement (``MatchPress.save``) — so the match page can keep a rendered
-panel under that number (games/lib/fragment_cache.py) and never show it stale. Signals,
+panel under that number (games/lib/htmlcache.py) and never show it stale. Signals,
 so the admin's edits count as well as the services'."""
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def register_page_version() -> None:
 def _panel_key(request: Any, match: Match) -> tuple[str, str, list[Any]]:
     """The press panel's fragment key parts, as templates/press/panel.html passes them
     (press version, user, the page's address without its query): read with the page's other fragments."""
-    from games.lib.fragment_cache import page_address
+    from games.lib.htmlcache import page_address
 
     version = getattr(match, "press_version", None)
     return ("press", "reader", [int(version) if version is not None else None,

@@ -10,7 +10,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from accounts.names import shown_name
-from games.lib.fragment_cache import page_address
+from games.lib.htmlcache import page_address
 from games.models import Match, Seat
 from press import access, selectors, services
 from press.models import Message, PressRules

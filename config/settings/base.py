@@ -9,8 +9,23 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from config.env import (database_from_url, dev_secret_key, email_from_url, env_bool, env_int,
-                        env_list, env_secret, env_str)
+import environ
+from django.core.exceptions import ImproperlyConfigured
+
+from config.devkey import dev_secret_key
+
+
+class Env(environ.FileAwareEnv):
+    """django-environ's reader: ``NAME``, or the contents of the file ``NAME_FILE`` names
+    (Docker secrets); ``console://`` and ``locmem://`` are kept as short email URLs."""
+
+    EMAIL_SCHEMES = {**environ.Env.EMAIL_SCHEMES,
+                     "console": "django.core.mail.backends.console.EmailBackend",
+                     "locmem": "django.core.mail.backends.locmem.EmailBackend"}
+
+
+env = Env()
+env_str, env_bool, env_int = env.str, env.bool, env.int
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")))
@@ -20,10 +35,11 @@ DEBUG = env_bool("DEBUG", False)
 # the embedded server (`manage.py run`, which sets PBW_EMBEDDED) keeps in var/secret_key.
 # Anything else without a key fails closed: Django refuses to sign with an empty one.
 EMBEDDED = env_bool("PBW_EMBEDDED", False)
-SECRET_KEY = env_secret("SECRET_KEY", "") or dev_secret_key(VAR_DIR / "secret_key",
+SECRET_KEY = env_str("SECRET_KEY", "") or dev_secret_key(VAR_DIR / "secret_key",
                                                             create=EMBEDDED)
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
-CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", cast=str.strip,
+                         default=["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", cast=str.strip, default=[])
 SITE_URL = env_str("SITE_URL", "http://localhost:8000").rstrip("/")
 SITE_NAME = env_str("SITE_NAME", "Phases")
 
@@ -93,8 +109,23 @@ TEMPLATES = [{
     ]},
 }]
 
-DATABASES = {"default": database_from_url(
-    env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}"), base_dir=BASE_DIR)}
+
+def database(url: str) -> dict:
+    """``DATABASE_URL`` read by django-environ (``postgres://user:pass@host:5432/name``,
+    ``sqlite:////absolute/path``), with this project's defaults: PostgreSQL connections
+    kept a minute and health-checked, a database that does not answer fails a request in
+    seconds (503) not minutes; SQLite waits for its write lock and takes it up front."""
+    config = environ.Env.db_url_config(url)
+    if config["ENGINE"] == "django.db.backends.postgresql":
+        config.setdefault("CONN_MAX_AGE", 60)
+        config.setdefault("CONN_HEALTH_CHECKS", True)
+        config.setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
+    elif config["ENGINE"] == "django.db.backends.sqlite3":
+        config.setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
+    return config
+
+
+DATABASES = {"default": database(env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}"))}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL", "")
@@ -173,10 +204,21 @@ STORAGES = {
         "STATICFILES_BACKEND", "whitenoise.storage.CompressedManifestStaticFilesStorage")},
 }
 
-# Email: EMAIL_URL=console:// (default), smtp://host:1025, smtps://user:pw@host:465
-globals().update(email_from_url(env_str("EMAIL_URL", "console://")))
+# Email: EMAIL_URL=console:// (default), smtp://host:1025, smtp+tls://user:pw@host:587
+# (STARTTLS), smtp+ssl://user:pw@host:465 (django-environ's email URLs)
+_email = env.email_url("EMAIL_URL", default="console://")
+if _email.get("OPTIONS"):  # e.g. the old "?tls=1": refused rather than silently ignored
+    raise ImproperlyConfigured("EMAIL_URL takes no query; use smtp+tls:// or smtp+ssl://")
+EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+EMAIL_HOST = _email.get("EMAIL_HOST") or "localhost"
+EMAIL_PORT = _email.get("EMAIL_PORT") or 25
+EMAIL_HOST_USER = _email.get("EMAIL_HOST_USER") or ""
+EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD") or ""
+EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS"))
+EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL"))
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)  # a hanging server never holds a sender long
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Phases <noreply@localhost>")
-ADMINS = [("Director", a) for a in env_list("ADMIN_EMAILS", "")]
+ADMINS = [("Director", a) for a in env.list("ADMIN_EMAILS", cast=str.strip, default=[])]
 
 # Celery: with REDIS_URL a real broker; without, tasks run inline and `manage.py run`
 # sweeps deadlines in a thread (the embedded default).
@@ -208,9 +250,17 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300, "socket_connect_ti
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # a long Redis outage never ends a worker
 CELERY_BEAT_SWEEP_SECONDS = env_int("CELERY_BEAT_SWEEP_SECONDS", 5)
-# One beat sends at a time: a Redis lock with this time to live (config/beat.py).
-CELERY_BEAT_SCHEDULER = "config.beat:LockedScheduler"
+# One beat sends at a time: celery-redbeat's Redis lock with this time to live, extended
+# (or, by a standby, tried) every CELERY_BEAT_MAX_LOOP_INTERVAL seconds (config/beat.py):
+# a dead holder is replaced within the sum of the two.
+CELERY_BEAT_SCHEDULER = "config.beat:Scheduler"
 BEAT_LOCK_TTL_SECONDS = env_int("BEAT_LOCK_TTL_SECONDS", 20)
+CELERY_BEAT_MAX_LOOP_INTERVAL = env_int("BEAT_MAX_LOOP_SECONDS", 2)
+CELERY_REDBEAT_REDIS_URL = REDIS_URL or CELERY_BROKER_URL
+CELERY_REDBEAT_KEY_PREFIX = f"{REDIS_KEY_PREFIX}:beat:"
+CELERY_REDBEAT_LOCK_KEY = f"{REDIS_KEY_PREFIX}:beat:lock"
+CELERY_REDBEAT_LOCK_TIMEOUT = BEAT_LOCK_TTL_SECONDS
+CELERY_REDBEAT_REDIS_OPTIONS = {"socket_timeout": 5, "socket_connect_timeout": 3}
 # /healthz: the sweep counts as stopped when its last run is older than this.
 HEALTH_SWEEP_MAX_AGE_SECONDS = env_int("HEALTH_SWEEP_MAX_AGE_SECONDS", 60)
 # A database outage answers 503 pages with this Retry-After (config/outage.py).
@@ -218,7 +268,7 @@ OUTAGE_RETRY_AFTER_SECONDS = env_int("OUTAGE_RETRY_AFTER_SECONDS", 30)
 
 # /metrics for Prometheus (config/metrics.py): a bearer token; without one, only the
 # embedded server answers, and only to loopback.
-METRICS_TOKEN = env_secret("METRICS_TOKEN", "")
+METRICS_TOKEN = env_str("METRICS_TOKEN", "")  # or METRICS_TOKEN_FILE (FileAwareEnv)
 
 # Retention (games/services/retention.py): pruned daily after these many days (0 = keep).
 RETENTION_OUTBOX_DAYS = env_int("RETENTION_OUTBOX_DAYS", 30)  # sent / failed emails
@@ -261,7 +311,7 @@ X_FRAME_OPTIONS = "DENY"
 # The reverse proxies in front of the web processes (addresses or networks, comma-separated;
 # empty: none). X-Forwarded-* headers count only on connections from them
 # (config/proxies.py): the client's address for every throttle, the HTTPS flag.
-TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "")
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
 BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY else None
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)

@@ -21,15 +21,15 @@ os.environ.setdefault("BEHIND_PROXY", "true")
 os.environ.setdefault("ACCOUNT_EMAIL_VERIFICATION", "true")
 os.environ.setdefault("OTP_REQUIRED_FOR_STAFF", "true")
 
-from config.env import env_secret  # noqa: E402
 from config.settings.base import *  # noqa: E402,F403
+from config.settings.base import env  # noqa: E402
 
 # Keys published in this repository or its history: never accepted in production.
 PUBLIC_KEYS = frozenset({"dev-only-insecure-key-change-me-" + "x" * 32,
                          "change-me-to-a-long-random-string"})
 MIN_SECRET_KEY_LENGTH = 32
 
-SECRET_KEY = env_secret("SECRET_KEY", "")  # never the embedded server's var/ file
+SECRET_KEY = env.str("SECRET_KEY", "")  # SECRET_KEY or SECRET_KEY_FILE; never the embedded server's var/ file
 if not SECRET_KEY or SECRET_KEY in PUBLIC_KEYS or SECRET_KEY.startswith("dev-only"):
     raise ImproperlyConfigured("Set SECRET_KEY (or SECRET_KEY_FILE) for production: a long "
                                "random string, e.g. python -c 'import secrets; "

@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import os
 
-from config.env import database_from_url
 from config.settings.base import *  # noqa: F403
-from config.settings.base import BASE_DIR
+from config.settings.base import database
 
-DATABASES = {"default": database_from_url(
-    os.environ.get("TEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/pbw"),
-    base_dir=BASE_DIR)}
+DATABASES = {"default": database(
+    os.environ.get("TEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/pbw"))}
 DATABASES["default"]["CONN_MAX_AGE"] = 0
 # One test database per test run (several runs may share this machine's PostgreSQL at
 # once); subprocesses inherit the name through the environment.

@@ -3,7 +3,7 @@ shared by every reader.
 
 The row's HTML depends only on what it shows (the match's name, game, status, players,
 limits), the reader's language, whether the reader is logged in and whether they sit in
-that match; those are the key of a per-process memo, so nothing needs invalidating: a new
+that match; those are the key of the in-process HTML cache (``htmlcache.local``), so nothing needs invalidating: a new
 match, a join, a start, any status change gives a row a new key and it is rendered anew on
 the next request, while a lobby of 100 unchanged matches renders nothing. Nothing of the
 reader beyond those two yes/no is in a row: their own seats come from their "My matches"
@@ -24,7 +24,7 @@ from django.utils.translation import get_language
 
 from games import registry
 from games.lib import rawrows
-from games.lib.memo import CSRF_MARK, memo, with_csrf
+from games.lib import htmlcache
 from games.models import CheckIn, Match, Phase, Seat
 
 LIMIT = 100
@@ -156,13 +156,13 @@ def filter_fields(*, game: str | None, status: str) -> tuple[SafeString, SafeStr
     """The lobby filter's two ``<select>``, showing these (cleaned) choices, rendered once
     per language, games installed and choice."""
     key = ("filters", get_language(), tuple(registry.choices()), game or "", status)
-    found = memo.get(key)
+    found = htmlcache.local.get(key)
     if found is None:
         from games.forms import LobbyFilterForm
 
         form = LobbyFilterForm(initial={"game": game or "", "status": status})
         found = (str(form["game"]), str(form["status"]))  # Django's widgets: escaped
-        memo.put(key, found)
+        htmlcache.local.put(key, found)
     return found
 
 
@@ -176,14 +176,14 @@ def rows_html(request: Any, rows: list[Row], *, joined: set[int]) -> SafeString:
     for row in rows:
         mine = row.pk in joined
         key = (language, authenticated, mine, row)
-        html = memo.get(key)
+        html = htmlcache.local.get(key)
         if html is None:
             template = template or get_template(ROW_TEMPLATE)
             html = template.render({"m": row, "joined": mine, "authenticated": authenticated,
-                                    "csrf_token": CSRF_MARK})
-            memo.put(key, html)
+                                    "csrf_token": htmlcache.csrf_placeholder()})
+            htmlcache.local.put(key, html)
         parts.append(html)
     out = "".join(parts)
-    if CSRF_MARK in out:  # the join/leave forms: this reader's own token
-        out = with_csrf(out, get_token(request))
+    if htmlcache.csrf_placeholder() in out:  # the join/leave forms: this reader's own token
+        out = htmlcache.fill_csrf(out, get_token(request))
     return mark_safe(out)  # noqa: S308 - rendered by the autoescaping template above

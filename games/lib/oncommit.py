@@ -1,9 +1,7 @@
-"""Queue Celery tasks after the surrounding transaction commits (docs/style.md §9, §12).
-
-Enqueueing can fail (broker down, or an eager task raising in tests and the embedded
-server): that must never undo or break what was committed, so failures are logged, and
-the outbox sweep (``notifications_send_pending``) or the deadline sweep picks the work up
-again later.
+"""Queue Celery tasks after the surrounding transaction commits (docs/style.md §9, §12):
+Celery's ``delay_on_commit`` (robust, ``config.celery.Task``: a broker that is down is
+logged, never raised into what committed; the outbox sweep or the deadline sweep picks
+the work up again later).
 
 :func:`deferred` lets the deadline sweep hold back what its closes queue until the sweep
 ends, then publish it in a few large tasks: the workers keep closing phases first (the
@@ -58,8 +56,12 @@ def _send(task_name: str, *args: Any) -> None:
 
 
 def enqueue_on_commit(task_name: str, *args: Any) -> None:
-    """Enqueue ``task_name(*args)`` once the current transaction commits (at once outside one)."""
-    transaction.on_commit(lambda: enqueue(task_name, *args))
+    """``task_name(*args)`` queued once the current transaction commits (at once outside
+    one) by the task's ``delay_on_commit``; inside :func:`deferred`, held for its end."""
+    if getattr(_local, "held", None) is not None:
+        transaction.on_commit(lambda: enqueue(task_name, *args), robust=True)
+        return
+    TASKS[task_name].delay_on_commit(*args)
 
 
 @contextmanager

@@ -35,7 +35,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.names import shown_name
 from games import registry, selectors
 from games.exceptions import ApplicationError
-from games.lib import audit, fragment_cache
+from games.lib import audit, htmlcache
 from games.lib.sqlonce import CompiledOnce
 from games.forms import OrderForm, parse_int
 from games.models import CheckIn, Match, Phase, Seat
@@ -174,7 +174,7 @@ def _game_name(slug: str) -> str:
 class Lazy:
     """A page context value computed on first use, once: templates call it (Django calls
     a callable variable), Python code goes through :func:`resolved`. A fragment read back
-    from the cache (games/lib/fragment_cache.py) never asks for it."""
+    from the cache (games/lib/htmlcache.py) never asks for it."""
 
     def __init__(self, compute: Callable[[], Any]) -> None:
         self._compute: Callable[[], Any] | None = compute
@@ -230,7 +230,7 @@ def _page_match_qs(match_id: int) -> Any:
     return qs[:1]
 
 
-_PAGE_MATCH = CompiledOnce(_page_match_qs)
+_PAGE_MATCH = CompiledOnce(_page_match_qs, depends=lambda: tuple(PAGE_ANNOTATIONS))
 
 
 def page_match(match_id: int) -> Match | None:
@@ -333,7 +333,7 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
     it), the recent phases (the open one and the history together), the check-ins of the
     open phase; the player view, the diary rows of the latest turn (:func:`diary_window`)
     and the seat notes only when a fragment that shows them is rendered, not read back from
-    the fragment cache (``fragment_keys``, games/lib/fragment_cache.py)."""
+    the fragment cache (``fragment_keys``, games/lib/htmlcache.py)."""
     user = request.user
     all_seats = seat_rows(match)
     _remember_seat(match, user, all_seats)
@@ -392,16 +392,16 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
     # looked up only when one is asked for
     diary_param = (window()["asked"] if parse_int(request.GET.get(DIARY_PARAM)) is not None
                    else None)
-    clock_minute = fragment_cache.time_bucket()
+    clock_minute = htmlcache.time_bucket()
     seat_notes = Lazy(lambda: [note for hook in SEAT_NOTES for note in hook(match, seats)]
                       if running else [])
     return {
         "admin_url": admin_url, "seat_notes": seat_notes, "seat_labels": seat_labels,
-        fragment_cache.KEYS_NAME: fragment_cache.page_keys(match, seat, director, all_seats),
+        htmlcache.KEYS_NAME: htmlcache.page_keys(match, seat, director, all_seats),
         "clock_minute": clock_minute,  # the seat notes end with the clock
         # the fragments below, read from the cache in one round trip (the press panel's
         # key needs its own version: it asks by itself)
-        fragment_cache.PREFETCH_NAME: [("board", "reader", [diary_param]), ("order", "reader", []),
+        htmlcache.PREFETCH_NAME: [("board", "reader", [diary_param]), ("order", "reader", []),
                                        ("seats", "public", [clock_minute]),
                                        ("history", "public", []),
                                        *(announce(request, match) for announce in PAGE_FRAGMENTS)],
@@ -428,7 +428,7 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
         "outcome_winners": [names.get(w, f"seat {w}") for w in (outcome or {}).get("winners", [])],
         "order_form": order_form, "order_error": order_error,
         # a refused form shows what was posted and why: that answer is never cached
-        fragment_cache.NO_CACHE_FLAG: bool(order_error or getattr(order_form, "is_bound", False)),
+        htmlcache.NO_CACHE_FLAG: bool(order_error or getattr(order_form, "is_bound", False)),
         "board_template": hooks.board_template or GENERIC_BOARD,
         "order_form_template": hooks.order_form_template or GENERIC_ORDER_FORM,
         "poll_url": reverse("games:match-poll", args=[match.pk]),

@@ -29,13 +29,13 @@ from games.exceptions import ApplicationError
 from games.lib.oncommit import deferred
 from games.lib.seeds import phase_seed
 from games.lib.transient import is_database_outage, is_transient
-from games.models import (CheckIn, DiaryEntry, DirectorAction, Match, Order, Phase, Seat,
+from games.models import (CheckIn, DirectorAction, Match, Order, Phase, Seat,
                           Snapshot, SweepHeartbeat)
 from games.registry import get_rules
 from games.rules import Event, RulesError
 from games.selectors import phase_all_checked_in
 from games.services import notifications
-from games.services.diary import diary_rows
+from games.services.diary import DiaryRow, diary_insert, diary_rows
 from games.services.schedule import TIMING_SCHEDULE, deadline_for
 from games.services.seats import phase_mark_ready
 
@@ -147,7 +147,7 @@ class _Closing:
     phase: Phase
     seats: list[Seat]
     orders: list[Order] = field(default_factory=list)
-    diary: list[DiaryEntry] = field(default_factory=list)
+    diary: list[DiaryRow] = field(default_factory=list)
     snapshot: Snapshot | None = None
     next_phase: Phase | None = None
     from_seq: int = 0
@@ -221,7 +221,7 @@ MATCH_CLOSE_FIELDS = ["state", "version", "diary_seq", "status", "finished_at", 
 def _write(closings: list[_Closing], now: datetime) -> None:
     """Write every close of a batch with a handful of bulk statements (same transaction)."""
     Order.objects.bulk_create([o for c in closings for o in c.orders])
-    DiaryEntry.objects.bulk_create([d for c in closings for d in c.diary])
+    diary_insert([d for c in closings for d in c.diary])
     Snapshot.objects.bulk_create([c.snapshot for c in closings])
     Phase.objects.filter(pk__in=[c.phase.pk for c in closings]).update(closed_at=now)
     nagged = [s for c in closings for s in c.seats if s.next_nag_at is not None]
@@ -232,9 +232,10 @@ def _write(closings: list[_Closing], now: datetime) -> None:
     opened = Phase.objects.bulk_create([c.next_phase for c in closings if c.next_phase])
     _opened(opened, {c.match.pk: c.seats for c in closings})
     _matches_update([c.match for c in closings])
+    signals.phases_closed.send(sender=Phase, closes=[
+        signals.ClosedPhase(match=c.match, phase=c.phase, absent=c.absent, opened=c.next_phase)
+        for c in closings])
     for c in closings:
-        signals.phase_closed.send(sender=Phase, match=c.match, phase=c.phase, absent=c.absent,
-                                   opened=c.next_phase)
         if c.match.status == Match.Status.FINISHED:
             signals.match_finished.send(sender=Match, match=c.match)
     # outbox rows in this transaction; sending is queued on commit

@@ -9,7 +9,7 @@ from django import template
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from games.lib import fragment_cache
+from games.lib import htmlcache
 
 register = template.Library()
 
@@ -53,22 +53,22 @@ class _FragmentNode(template.Node):
         self.parts = parts
 
     def render(self, context: template.Context) -> str:
-        keys = context.get(fragment_cache.KEYS_NAME)
+        keys = context.get(htmlcache.KEYS_NAME)
         token = context.get("csrf_token")
-        if not keys or context.get(fragment_cache.NO_CACHE_FLAG) or token is None:
+        if not keys or context.get(htmlcache.NO_CACHE_FLAG) or token is None:
             return self.nodelist.render(context)  # not a cached page, or a refused form
-        key = fragment_cache.fragment_key(keys[self.scope], self.name,
+        key = htmlcache.fragment_key(keys[self.scope], self.name,
                                           [p.resolve(context) for p in self.parts])
         hits = context.get("_fragment_hits")
         if hits is None:  # the first fragment of the page: every announced one at once
-            hits = fragment_cache.prefetch(keys, context.get(fragment_cache.PREFETCH_NAME) or [])
+            hits = htmlcache.prefetch(keys, context.get(htmlcache.PREFETCH_NAME) or [])
             context.dicts[0]["_fragment_hits"] = hits
-        html = hits[key] if key in hits else fragment_cache.cache_get(key)
+        html = hits[key] if key in hits else htmlcache.cache_get(key)
         if html is None:
-            with context.push(csrf_token=fragment_cache.csrf_placeholder()):
+            with context.push(csrf_token=htmlcache.csrf_placeholder()):
                 html = str(self.nodelist.render(context))
-            fragment_cache.cache_set(key, html)
-        return mark_safe(fragment_cache.fill_csrf(html, token))
+            htmlcache.cache_set(key, html)
+        return mark_safe(htmlcache.fill_csrf(html, token))
 
 
 @register.simple_tag(takes_context=True)
@@ -82,13 +82,13 @@ def page_address(context: template.Context) -> str:
 @register.tag("fragment_cache")
 def fragment_cache_tag(parser: Any, token: Any) -> _FragmentNode:
     """``{% fragment_cache "seats" "public" [part …] %}…{% endfragment_cache %}``: the
-    block rendered once per key and read back from the cache (games/lib/fragment_cache.py).
+    block rendered once per key and read back from the cache (games/lib/htmlcache.py).
     The scope says whose it is: ``"public"`` (every reader sees it alike: keyed by the
     match's public version and roster) or ``"reader"`` (also keyed by who reads); the parts
     add what else the block shows (a diary turn asked for…). Pages whose context has no
     ``fragment_keys`` render the block as it is."""
     bits = token.split_contents()[1:]
-    if len(bits) < 2 or bits[1].strip("\"'") not in fragment_cache.SCOPES:
+    if len(bits) < 2 or bits[1].strip("\"'") not in htmlcache.SCOPES:
         raise template.TemplateSyntaxError(
             'fragment_cache needs a name and a scope ("public" or "reader")')
     nodelist = parser.parse(("endfragment_cache",))

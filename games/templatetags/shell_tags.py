@@ -1,9 +1,10 @@
 """``{% memo key1 key2 … %}…{% endmemo %}``: a piece of the page shell rendered once per
 process for each value of its keys (plus the language and the script prefix, always),
-then served from ``games.lib.memo`` — the nav's links and forms, the head's scripts.
+then served from ``games.lib.htmlcache.local`` — the nav's links and forms, the head's
+scripts.
 
 The keys must name everything the block shows; the block's ``{% csrf_token %}`` is
-rendered as a mark and replaced by this reader's own token. Rendered without a CSRF token
+rendered as the cache's one CSRF placeholder and replaced by this reader's own token. Rendered without a CSRF token
 in the context (no request) or with a key that cannot be a dict key, the block is simply
 rendered.
 """
@@ -18,7 +19,7 @@ from django.urls import get_script_prefix
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
-from games.lib.memo import CSRF_MARK, memo, with_csrf
+from games.lib import htmlcache
 
 register = template.Library()
 _blocks = itertools.count()  # a block's identity for the memo, fixed when it is parsed
@@ -37,14 +38,14 @@ class MemoNode(template.Node):
         key = ("shell", self.block, get_language(), get_script_prefix(),
                *(k.resolve(context) for k in self.keys))
         try:
-            html = memo.get(key)
+            html = htmlcache.local.get(key)
         except TypeError:  # a key value that is not hashable: no memo for it
             return self.nodelist.render(context)
         if html is None:
-            with context.push(csrf_token=CSRF_MARK):
+            with context.push(csrf_token=htmlcache.csrf_placeholder()):
                 html = self.nodelist.render(context)
-            memo.put(key, html)
-        return mark_safe(with_csrf(html, token))  # noqa: S308 - rendered by the template
+            htmlcache.local.put(key, html)
+        return mark_safe(htmlcache.fill_csrf(html, token))  # noqa: S308 - rendered by the template
 
 
 @register.tag("memo")

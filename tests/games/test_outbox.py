@@ -203,3 +203,64 @@ def test_a_shared_rendering_gives_each_reader_only_their_own_name_and_link(smtp)
         assert "PBWREADER" not in text + html + message["Subject"]
     to_alice = [m for m in smtp.messages if m["To"] == alice.email][0]
     assert "alice&lt;b&gt;" in to_alice.get_body(("html",)).get_content()
+
+
+def test_each_accepted_message_is_marked_at_once_so_a_kill_doubles_at_most_one(
+        smtp, monkeypatch):
+    """The sender dies right after the server accepted the third message, before writing
+    that row: the first two are already marked sent (not sent again), the third is the
+    only one in flight (sent again after the lease, same Message-ID), the rest were never
+    handed to the server and go once."""
+    from contextlib import contextmanager
+
+    from games.services import outbox
+
+    rows = _rows([make_user(staff=True) for _ in range(6)])
+    real, marked = outbox._marker, []
+
+    class Killed(BaseException):
+        """What SIGKILL would leave: nothing after this point runs."""
+
+    @contextmanager
+    def marker_that_dies():
+        with real() as mark:
+            def mark_then_die(row):
+                if len(marked) == 2:
+                    raise Killed
+                mark(row)
+                marked.append(row.pk)
+            yield mark_then_die
+
+    monkeypatch.setattr(outbox, "_marker", marker_that_dies)
+    with pytest.raises(Killed):
+        notifications_send_batch(ids=[r.pk for r in rows])
+    assert len(smtp.messages) == 3
+    assert set(Notification.objects.filter(sent_at__isnull=False).values_list(
+        "pk", flat=True)) == set(marked) == {rows[0].pk, rows[1].pk}
+    monkeypatch.setattr(outbox, "_marker", real)
+    later = datetime.now(timezone.utc) + timedelta(seconds=61)  # the lease expired
+    with time_machine.travel(later, tick=False):
+        report = notifications_send_batch()
+    assert sorted(report.sent) == sorted(r.pk for r in rows[2:])
+    ids = [m["Message-ID"] for m in smtp.messages]
+    assert len(ids) == 7 and len(set(ids)) == 6
+    assert [i for i in set(ids) if ids.count(i) > 1] == [message_id(rows[2])]
+
+
+def test_every_failure_is_logged_with_the_outbox_id_and_the_reason(smtp, caplog, settings):
+    later, gone = make_user(email="later@example.com"), make_user(email="gone@example.com")
+    smtp.refuse["later@example.com"] = "451 4.3.0 Try again later"
+    smtp.refuse["gone@example.com"] = "550 5.1.1 No such user"
+    rows = [Notification.objects.create(recipient=u, kind="reminder", payload={})
+            for u in (later, gone)]
+    with caplog.at_level("WARNING", logger="games.services.outbox"):
+        notifications_send_batch(ids=[r.pk for r in rows])
+    text = caplog.text
+    assert f"notification {rows[0].pk} not sent" in text and "451" in text
+    assert f"notification {rows[1].pk} refused for good" in text and "550" in text
+    caplog.clear()
+    settings.EMAIL_PORT = _free_port()  # nothing listens: the connection fails
+    row = Notification.objects.create(recipient=later, kind="reminder", payload={})
+    with caplog.at_level("WARNING", logger="games.services.outbox"):
+        notifications_send_batch(ids=[row.pk])
+    assert f"notification {row.pk} not sent" in caplog.text and "connect" in caplog.text

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.test import Client
 
-from games.lib.fragment_cache import page_address
+from games.lib.htmlcache import page_address
 from tests.games.views.conftest import client_for, make_user, new_match
 
 pytestmark = pytest.mark.django_db

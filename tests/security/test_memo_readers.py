@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from accounts.models import Profile
-from games.lib.memo import memo
+from games.lib.htmlcache import local as memo
 from games.models import Match
 from games.templatetags import shell_tags
 

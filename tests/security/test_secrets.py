@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from config.env import dev_secret_key
+from config.devkey import dev_secret_key
 
 ROOT = Path(__file__).resolve().parents[2]
 PRINT_KEY = "import django; django.setup(); from django.conf import settings; print(repr(settings.SECRET_KEY))"

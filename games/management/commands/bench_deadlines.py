@@ -1,27 +1,38 @@
 """``manage.py bench_deadlines --matches 1000 --json``: many phases falling due at the same
-instant, closed by the real beat and real Celery worker processes on PostgreSQL + Redis.
+instant, closed by the real beat and real Celery worker processes on PostgreSQL + Redis,
+next to the engine floor measured in the same run.
 
 Steps:
 
-1. Unless already inside the bench environment, re-run itself with one: a dedicated
-   PostgreSQL database (``pbw_bench``, dropped and created afresh), a dedicated Redis db,
-   Celery *not* eager, ``CELERY_BEAT_SWEEP_SECONDS`` from ``--beat-seconds``, email to
-   ``locmem`` (the outbox rows are real; nothing leaves the machine).
-2. Migrate that database, empty its Redis db.
+1. Unless already inside the bench environment, re-run itself with one: a PostgreSQL
+   database of its own (``pbw_deadlines_<pid>_bench`` on the configured server, dropped at
+   the end), a ``redis-server`` of its own on a spare port, Celery *not* eager,
+   ``CELERY_BEAT_SWEEP_SECONDS`` from ``--beat-seconds``, email to ``locmem`` (the outbox
+   rows are real; nothing leaves the machine).
+2. Migrate that database.
 3. Create ``--matches`` running matches of ``--game`` (``guess`` registers the tests'
    guess-a-number game here and in the workers via ``games.lib.devgames``) with
    ``--players`` each, through the real services.
-4. Start ``--workers`` Celery workers of ``--concurrency`` processes on the clock and
+4. **The engine floor**: the same matches' positions resolved in this process with no
+   database (load, the default orders of every awaited seat, resolve, dump, the next
+   phase and the outcome), CPU seconds ÷ the cores (``engine_floor_seconds``).
+5. **The close, profiled**: ``--profile-closes`` of those matches closed in this process
+   in a transaction that is rolled back: queries, rows written per close by table, CPU
+   per close split into the rules, the diary rows, the outbox rows and the writes.
+6. Start ``--workers`` Celery workers of ``--concurrency`` processes on the clock and
    default queues, one worker of ``--mail-concurrency`` processes on the mail queue (as
    docker-compose.yml deploys them; 0: the first workers take mail too) and Celery beat;
    wait until the workers answer a ping.
-5. Set every open phase's deadline to the same instant T (one second ahead) and poll until
-   every phase closed or ``--timeout``.
-6. Stop beat and the workers; print the numbers (JSON with ``--json``): ``matches``,
+7. Set every open phase's deadline to the same instant T (one second ahead) and poll until
+   every phase closed or ``--timeout``: closes/s and the workers' memory at each tenth of
+   the matches, the sessions waiting on a lock. Then wait for the emails to go out.
+8. Stop beat and the workers; print the numbers (JSON with ``--json``): ``matches``,
    ``closed``, ``closed_twice`` (matches with more than one closed phase: the next phases'
    deadlines are a day away, so any second close is a double), ``seconds`` (T → the last
-   close's commit, from the snapshots' insert time), ``closes_per_s``, ``emails_queued``
-   (outbox rows the closes wrote) and more.
+   close's commit, from the snapshots' insert time), ``engine_floor_seconds``, ``ratio``
+   (seconds ÷ floor), ``closes_per_s``, ``emails_queued``,
+   ``emails_drain_seconds_after_last_close`` (the last close's commit → the last email
+   marked sent), ``progress`` and more.
 """
 
 from __future__ import annotations
@@ -66,6 +77,36 @@ def _recreate_database(url: str) -> None:
         conn.execute(f'CREATE DATABASE "{name}"')
 
 
+def _drop_database(url: str) -> None:
+    import psycopg
+
+    parts = urlsplit(url)
+    admin_url = urlunsplit(parts._replace(path="/postgres", query=""))
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{parts.path.lstrip("/")}" WITH (FORCE)')
+
+
+def _tree_rss_mb(pids: list[int]) -> float:
+    """Resident memory of ``pids`` and their descendants, in MB (from ``/proc``)."""
+    seen: set[int] = set()
+    total = 0
+    todo = list(pids)
+    while todo:
+        pid = todo.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+            for task in Path(f"/proc/{pid}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+        except (OSError, ValueError):
+            continue
+    return round(total / 1024, 1)
+
+
 class Command(BaseCommand):
     help = "Benchmark: N matches due at once, closed by real beat + Celery workers (JSON out)."
 
@@ -87,8 +128,12 @@ class Command(BaseCommand):
         parser.add_argument("--timeout", type=float, default=120.0)
         parser.add_argument("--drain-timeout", type=float, default=60.0,
                             help="after the closes, wait this long for the emails to go out")
+        parser.add_argument("--profile-closes", type=int, default=50,
+                            help="matches closed in-process (rolled back) for the close's "
+                                 "profile; 0: none")
         parser.add_argument("--database-url", default=os.environ.get(
-            "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/pbw_bench"))
+            "BENCH_DATABASE_URL",
+            f"postgres://postgres@127.0.0.1:5432/pbw_deadlines_{os.getpid()}_bench"))
         parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", ""),
                             help="default: a redis-server of the bench's own on a spare port "
                                  "(a shared Redis is never flushed under someone else)")
@@ -135,12 +180,19 @@ class Command(BaseCommand):
             finally:
                 stop_process(redis_proc)
         _recreate_database(opts["database_url"])
+        try:
+            self._run_child(opts)
+        finally:
+            _drop_database(opts["database_url"])
+
+    def _run_child(self, opts) -> None:
         argv = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), "bench_deadlines",
                 "--matches", str(opts["matches"]), "--game", opts["game"],
                 "--workers", str(opts["workers"]), "--concurrency", str(opts["concurrency"]),
                 "--mail-concurrency", str(opts["mail_concurrency"]),
                 "--beat-seconds", str(opts["beat_seconds"]), "--timeout", str(opts["timeout"]),
                 "--drain-timeout", str(opts["drain_timeout"]),
+                "--profile-closes", str(opts["profile_closes"]),
                 "--database-url", opts["database_url"], "--redis-url", opts["redis_url"]]
         if opts["players"] is not None:
             argv += ["--players", str(opts["players"])]
@@ -177,13 +229,140 @@ class Command(BaseCommand):
         setup_seconds = time.monotonic() - t
         self._say(opts, f"created {opts['matches']} matches in {setup_seconds:.1f}s")
 
+        floor = self._engine_floor(entry)
+        self._say(opts, f"engine floor: {floor}")
+        profile = self._close_profile(opts["profile_closes"]) if opts["profile_closes"] else {}
+        self._say(opts, f"close profile: {profile}")
         procs = self._start_celery(opts)
         try:
             self._wait_for_workers(opts["workers"] + (1 if opts["mail_concurrency"] else 0),
                                    timeout=60)
-            return self._measure(opts, players, setup_seconds)
+            result = self._measure(opts, players, setup_seconds, procs)
         finally:
             self._stop(procs)
+        result.update(floor)
+        if result.get("seconds") and floor["engine_floor_seconds"]:
+            result["ratio"] = round(result["seconds"] / floor["engine_floor_seconds"], 2)
+            # the same comparison in CPU: what the storm cost the workers and the database,
+            # spread over the cores, against the engine's own CPU; unlike ``ratio`` it
+            # does not grow with what other work shares the machine
+            storm_cpu = (result["storm_cpu_seconds_clock_workers"]
+                         + result["storm_cpu_seconds_database"])
+            result["ratio_cpu"] = round(storm_cpu / floor["cores"]
+                                        / floor["engine_floor_seconds"], 2)
+        result["close_profile"] = profile
+        return result
+
+    def _engine_floor(self, entry) -> dict:
+        """The rules alone on the same positions: every open phase's match state loaded,
+        the awaited seats' default orders submitted, resolved with the phase's seed,
+        dumped, the next phase and the outcome asked: this process's CPU seconds (the
+        database reads are not counted), divided by the cores the workers share."""
+        from games.models import Phase
+        from games.rules import RulesError
+
+        import gc
+
+        engine = entry.engine
+        cpu = 0.0
+        resolved = 0
+        gc.collect()
+        gc.freeze()  # as the workers' pool processes do (config/celery.py)
+        rows = (Phase.objects.filter(closed_at__isnull=True, number=1)
+                .values_list("seed", "awaited", "match__state", "match__bots_enabled")
+                .iterator(chunk_size=200))
+        for seed, awaited, state_json, bots in rows:
+            started = time.process_time()
+            state = engine.load(state_json)
+            for number in awaited:
+                orders = (engine.bot_orders(state, number, seed) if bots
+                          else engine.default_orders(state, number))
+                for order in orders:
+                    try:
+                        state = engine.submit(state, number, order).state
+                    except RulesError:
+                        continue
+            resolution = engine.resolve(state, seed)
+            engine.dump(resolution.state)
+            if engine.outcome(resolution.state) is None:
+                engine.current_phase(resolution.state)
+            cpu += time.process_time() - started
+            resolved += 1
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+            os.cpu_count() or 1)
+        return {"engine_cpu_seconds": round(cpu, 3), "engine_positions": resolved,
+                "cores": cores, "engine_floor_seconds": round(cpu / cores, 3)}
+
+    def _close_profile(self, count: int) -> dict:
+        """``count`` of the matches closed here exactly as the sweep closes them (one batch
+        transaction each ``CLOSE_BATCH``), then rolled back: what one close costs and
+        writes, by part."""
+        from collections import Counter
+
+        from django.db.models.signals import post_save  # noqa: F401 - (bulk: none fire)
+        from django.test.utils import CaptureQueriesContext
+
+        from games.models import DiaryEntry, Notification, Order, Phase, Snapshot
+        from games.services import notifications, phases
+
+        class Rollback(Exception):
+            pass
+
+        spent: Counter[str] = Counter()
+        rows: Counter[str] = Counter()
+        wrapped = {}
+
+        def timed(owner, name, label):
+            real = getattr(owner, name)
+            wrapped[(owner, name)] = real
+
+            def run(*args, **kwargs):
+                started = time.process_time()
+                try:
+                    return real(*args, **kwargs)
+                finally:
+                    spent[label] += time.process_time() - started
+            setattr(owner, name, run)
+
+        ids = list(Phase.objects.filter(closed_at__isnull=True, number=1)
+                   .order_by("pk").values_list("pk", flat=True)[:count])
+        before = {model: model.objects.count()
+                  for model in (DiaryEntry, Notification, Order, Snapshot, Phase)}
+        engine_owner = phases
+        timed(engine_owner, "_resolve_one", "resolve_in_memory (rules, diary rows, snapshot)")
+        timed(phases, "diary_rows", "diary_rows")
+        timed(notifications, "new_phase_rows", "outbox_rows")
+        timed(notifications, "notifications_create_bulk", "outbox_insert")
+        timed(phases, "_write", "writes (bulk inserts, updates, outbox)")
+        queries = 0
+        total = 0.0
+        try:
+            with transaction.atomic():
+                with CaptureQueriesContext(connection) as captured:
+                    started = time.process_time()
+                    for start in range(0, len(ids), phases.CLOSE_BATCH):
+                        phases._close_many(phase_ids=ids[start:start + phases.CLOSE_BATCH],
+                                           now=timezone_now(), skip_locked=True,
+                                           require_ready=False, force=True)
+                    total = time.process_time() - started
+                queries = len(captured.captured_queries)
+                for model, n in before.items():
+                    rows[model.__name__] = model.objects.count() - n
+                raise Rollback
+        except Rollback:
+            pass
+        finally:
+            for (owner, name), real in wrapped.items():
+                setattr(owner, name, real)
+        closes = max(len(ids), 1)
+        return {
+            "closes": len(ids), "queries": queries,
+            "queries_per_close": round(queries / closes, 2),
+            "rows_per_close": {name: round(n / closes, 1) for name, n in rows.items()},
+            "cpu_ms_per_close": {"total": round(1000 * total / closes, 2),
+                                 **{label: round(1000 * v / closes, 2)
+                                    for label, v in spent.items()}},
+        }
 
     def _create_matches(self, entry, count: int, players: int) -> None:
         """``count`` running matches, row for row what ``match_create`` + ``match_join`` +
@@ -283,20 +462,45 @@ class Command(BaseCommand):
         raise CommandError(f"the Celery workers did not answer within {timeout:.0f}s "
                            f"(logs in {self._tmp})")
 
-    def _measure(self, opts, players: int, setup_seconds: float) -> dict:
+    def _measure(self, opts, players: int, setup_seconds: float,
+                 procs: list[subprocess.Popen]) -> dict:
         from games.models import Notification, Phase, Snapshot
 
         due_at = timezone_now() + timedelta(seconds=1)
         Phase.objects.filter(closed_at__isnull=True).update(deadline_at=due_at)
         matches = opts["matches"]
         first = Phase.objects.filter(number=1)
+        pids = [p.pid for p in procs]
+        clock_pids = pids[:opts["workers"]]
+        cpu_before = self._storm_cpu(clock_pids, {})
         observed = None
-        limit = time.monotonic() + opts["timeout"]
+        progress: list[dict] = []
+        step = max(matches // 10, 1)
+        next_mark, last_mark = step, (0, 0.0)
+        lock_samples: list[int] = []
+        peak_rss = 0.0
+        started = time.monotonic()
+        limit = started + opts["timeout"]
         while time.monotonic() < limit:
-            if first.filter(closed_at__isnull=False).count() >= matches:
+            closed_now = first.filter(closed_at__isnull=False).count()
+            lock_samples.append(self._lock_waiters())
+            if closed_now >= next_mark or closed_now >= matches:
+                elapsed = time.monotonic() - started
+                rss = _tree_rss_mb(pids)
+                peak_rss = max(peak_rss, rss)
+                window = max(elapsed - last_mark[1], 1e-9)
+                progress.append({"closed": closed_now, "seconds": round(elapsed, 2),
+                                 "closes_per_s_window": round((closed_now - last_mark[0])
+                                                              / window, 1),
+                                 "workers_rss_mb": rss})
+                last_mark = (closed_now, elapsed)
+                while next_mark <= closed_now:
+                    next_mark += step
+            if closed_now >= matches:
                 observed = (timezone_now() - due_at).total_seconds()
                 break
             time.sleep(0.1)
+        cpu_after = self._storm_cpu(clock_pids, cpu_before["backends"])
         closed = first.filter(closed_at__isnull=False).count()
         last_commit = Snapshot.objects.filter(phase__number=1).aggregate(t=Max("created_at"))["t"]
         seconds = (last_commit - due_at).total_seconds() if last_commit else None
@@ -305,12 +509,18 @@ class Command(BaseCommand):
         emails = Notification.objects.filter(created_at__gte=due_at)
         # then let the workers drain the outbox (sent after the closes, by design)
         drain_started = time.monotonic()
-        drained = None
         while time.monotonic() - drain_started < opts["drain_timeout"]:
             if not emails.filter(sent_at__isnull=True, failed_at__isnull=True).exists():
-                drained = round(time.monotonic() - drain_started, 3)
                 break
+            peak_rss = max(peak_rss, _tree_rss_mb(pids))
             time.sleep(0.25)
+        unsent = emails.filter(sent_at__isnull=True, failed_at__isnull=True).count()
+        last_sent = emails.aggregate(t=Max("sent_at"))["t"]
+        drained = (round((last_sent - last_commit).total_seconds(), 3)
+                   if unsent == 0 and last_sent and last_commit else None)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_database_size(current_database())")
+            database_mb = round(cursor.fetchone()[0] / 2**20, 1)
         return {
             "matches": matches, "game": opts["game"], "players": players,
             "closed": closed, "closed_twice": twice,
@@ -320,11 +530,48 @@ class Command(BaseCommand):
             "emails_queued": emails.count(),
             "emails_sent": emails.filter(sent_at__isnull=False).count(),
             "emails_drain_seconds_after_last_close": drained,
+            "progress": progress,
+            # CPU spent on the storm, whatever else the machine runs: the clock workers
+            # (with their pool processes) and the PostgreSQL sessions of this database
+            "storm_cpu_seconds_clock_workers": round(cpu_after["workers"]
+                                                     - cpu_before["workers"], 2),
+            "storm_cpu_seconds_database": round(cpu_after["database"], 2),
+            "workers_rss_mb_peak": peak_rss,
+            "database_mb": database_mb,
+            "lock_waiters": {"samples": len(lock_samples),
+                             "max": max(lock_samples, default=0),
+                             "mean": round(sum(lock_samples) / len(lock_samples), 2)
+                             if lock_samples else 0},
             "workers": opts["workers"], "concurrency": opts["concurrency"],
             "mail_concurrency": opts["mail_concurrency"],
             "beat_seconds": opts["beat_seconds"], "setup_seconds": round(setup_seconds, 1),
             "all_closed": closed == matches, "timed_out": observed is None,
+            "load_average_1min": round(os.getloadavg()[0], 1),
         }
+
+    @staticmethod
+    def _storm_cpu(clock_pids: list[int], backends_before: dict[int, float]) -> dict:
+        """CPU seconds of the clock workers so far, and of this database's PostgreSQL
+        sessions since ``backends_before`` (their CPU then, by pid; a session that
+        connected later counts from zero)."""
+        from games.management.commands.bench_email import process_cpu_seconds, tree_cpu_seconds
+
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = "
+                           "current_database() AND pid <> pg_backend_pid()")
+            backends = {pid: process_cpu_seconds(pid) for (pid,) in cursor.fetchall()}
+        database = sum(cpu - backends_before.get(pid, 0.0) for pid, cpu in backends.items())
+        return {"workers": tree_cpu_seconds(clock_pids), "backends": backends,
+                "database": database}
+
+    @staticmethod
+    def _lock_waiters() -> int:
+        """Sessions of this database waiting on a lock right now (the sweepers' and the
+        senders' row locks)."""
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                           "current_database() AND wait_event_type = 'Lock'")
+            return int(cursor.fetchone()[0])
 
     def _stop(self, procs: list[subprocess.Popen]) -> None:
         for proc in procs:

@@ -21,7 +21,7 @@ Steps:
 
 Output: ``{"floor_ms", "pages": [{"name", "ms", "queries", "bytes", "cpu_ms"}], ...}``;
 the Kill Game pages add ``cold_ms`` / ``cold_cpu_ms``: the first load after a change,
-every fragment rendered anew (games/lib/fragment_cache.py).
+every fragment rendered anew (games/lib/htmlcache.py).
 """
 
 from __future__ import annotations
@@ -420,19 +420,19 @@ class Command(BaseCommand):
     def _cold(self, client, url: str, headers: dict[str, str], opts) -> dict[str, Any]:
         """The first load after a change: every fragment rendered anew (a new key prefix
         each time, as after a version bump; the diary sentences stay cached, as they do)."""
-        from games.lib import fragment_cache
+        from games.lib import htmlcache
 
-        real = fragment_cache.code_version
+        real = htmlcache.code_version
         times, cpu = [], []
         try:
             for i in range(max(5, opts["iterations"] // 4)):
-                fragment_cache.code_version = lambda i=i: f"bench-cold-{os.getpid()}-{i}"
+                htmlcache.code_version = lambda i=i: f"bench-cold-{os.getpid()}-{i}"
                 start, start_cpu = time.perf_counter(), time.process_time()
                 client.get(url, headers=headers)
                 cpu.append(time.process_time() - start_cpu)
                 times.append(time.perf_counter() - start)
         finally:
-            fragment_cache.code_version = real
+            htmlcache.code_version = real
         return {"cold_ms": round(statistics.median(times) * 1000, 2),
                 "cold_cpu_ms": round(statistics.median(cpu) * 1000, 2)}
 

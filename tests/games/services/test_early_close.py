@@ -31,9 +31,16 @@ def traveller():
 
 @pytest.fixture
 def broker_down(monkeypatch):
-    """Every enqueue is lost (the broker is down): only the database can close early."""
+    """Every enqueue is lost (the broker is down: publishing raises, and the failure is
+    logged after the commit): only the database can close early."""
+    from kombu.exceptions import OperationalError
+
     lost: list[tuple] = []
-    monkeypatch.setattr(oncommit, "_send", lambda name, *args: lost.append((name, args)))
+    for name, task in oncommit.TASKS.items():
+        def delay(*args, name=name, **kwargs):
+            lost.append((name, args))
+            raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+        monkeypatch.setattr(task, "delay", delay)
     return lost
 
 

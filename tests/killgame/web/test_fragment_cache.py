@@ -1,4 +1,4 @@
-"""The match page's fragment cache (games/lib/fragment_cache.py): a fragment rendered for
+"""The match page's fragment cache (games/lib/htmlcache.py): a fragment rendered for
 one reader never reaches another reader or another match; what changes shows at once
 (orders, check-ins, names, away notes, the clock); a cached form carries the reader's own
 CSRF token; the language and the code version are in the keys; with the cache down the
@@ -16,7 +16,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.lib import fragment_cache
+from games.lib import htmlcache
 from tests.killgame.web.conftest import (client_for, close_phase, detail_url, kg_match,
                                          make_user, open_phase, submit)
 from tests.killgame.web.test_leaks import BOB_SECRETS_T1, _build
@@ -79,9 +79,9 @@ def test_a_seats_fragments_never_reach_another_seat_a_visitor_or_another_match()
     # their own seat's version)
     from games.lib.pages import seat_rows
 
-    before = fragment_cache.page_keys(match, None, True, seat_rows(match))["reader"]
+    before = htmlcache.page_keys(match, None, True, seat_rows(match))["reader"]
     submit(match, bob, {"type": "wear", "items": ["gas_mask"]})
-    assert fragment_cache.page_keys(match, None, True, seat_rows(match))["reader"] != before
+    assert htmlcache.page_keys(match, None, True, seat_rows(match))["reader"] != before
 
 
 def _strip_tokens(html: str) -> str:
@@ -101,7 +101,7 @@ def test_a_cached_order_form_carries_the_readers_own_csrf_token():
         client.force_login(users[0])  # two sessions of the same player
     first = _html(one, match)
     second = _html(two, match)  # the order form comes from the cache now
-    assert fragment_cache.csrf_placeholder() not in first + second
+    assert htmlcache.csrf_placeholder() not in first + second
     token = _form_token(second)
     phase = open_phase(match)
     match.refresh_from_db()
@@ -150,7 +150,7 @@ def test_what_changes_shows_at_once():
 
     Away.objects.filter(user=users[2]).update(starts_at=timezone.now() - timedelta(hours=2),
                                               ends_at=timezone.now() - timedelta(seconds=1))
-    with mock.patch.object(fragment_cache, "time_bucket", lambda seconds=60: 10**12):
+    with mock.patch.object(htmlcache, "time_bucket", lambda seconds=60: 10**12):
         assert "fresh2 is away" not in _html(reader, match)
     # a phase close (the public version)
     close_phase(match)
@@ -171,9 +171,9 @@ def test_the_language_and_the_code_version_are_in_the_keys(monkeypatch):
     users[0].profile.language = "en"
     users[0].profile.save()
     assert _strip_tokens(_html(reader, match)) == _strip_tokens(english)
-    keys = fragment_cache.page_keys(match, None, False, [])
-    monkeypatch.setattr(fragment_cache, "code_version", lambda: "another-deploy")
-    assert fragment_cache.page_keys(match, None, False, []) != keys
+    keys = htmlcache.page_keys(match, None, False, [])
+    monkeypatch.setattr(htmlcache, "code_version", lambda: "another-deploy")
+    assert htmlcache.page_keys(match, None, False, []) != keys
 
 
 def test_the_code_version_follows_the_templates(tmp_path, settings):
@@ -181,9 +181,9 @@ def test_the_code_version_follows_the_templates(tmp_path, settings):
     page = tmp_path / "templates" / "page.html"
     page.write_text("one")
     settings.BASE_DIR = tmp_path
-    first = fragment_cache.code_version.__wrapped__()
+    first = htmlcache.code_version.__wrapped__()
     page.write_text("two")
-    assert fragment_cache.code_version.__wrapped__() != first
+    assert htmlcache.code_version.__wrapped__() != first
 
 
 class DownCache:
@@ -198,11 +198,11 @@ def test_with_the_cache_down_the_page_is_rendered():
     reader = client_for(users[0])
     expected = _strip_tokens(_html(reader, match))
     caches["html"].clear()
-    with mock.patch.object(fragment_cache, "cache", DownCache()):
+    with mock.patch.object(htmlcache, "cache", DownCache()):
         assert _strip_tokens(_html(reader, match)) == expected
         assert _poll(reader, match)
     close_phase(match)
-    with mock.patch.object(fragment_cache, "cache", DownCache()):
+    with mock.patch.object(htmlcache, "cache", DownCache()):
         assert "Action" in _html(reader, match)
 
 

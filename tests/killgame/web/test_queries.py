@@ -42,9 +42,9 @@ def _queries(client, url, **kw) -> int:
 
 def _cold_and_warm(client, url, monkeypatch, tag: str) -> tuple[int, int]:
     """(queries of the first load with no fragment cached, queries of the next load)."""
-    from games.lib import fragment_cache
+    from games.lib import htmlcache
 
-    monkeypatch.setattr(fragment_cache, "code_version", lambda: tag)  # every key is new
+    monkeypatch.setattr(htmlcache, "code_version", lambda: tag)  # every key is new
     return _queries(client, url), _queries(client, url)
 
 

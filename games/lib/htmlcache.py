@@ -1,8 +1,18 @@
-"""Rendered match-page fragments, kept in the cache and keyed by the versions that say
-what changed (issue 15: a Kill Game page rendered ~40 ms of templates on every load and
-every poll, though most loads change nothing).
+"""Rendered HTML, kept and served again: one cache in two places, one CSRF scheme.
 
-Why it is safe, in three rules:
+Most requests show what an earlier one already rendered. So HTML is kept under a key that
+holds everything it shows, and nothing is ever invalidated: a change gives a new key, and
+old entries age out.
+
+- **In this process** (:data:`local`, a small LRU): pieces every reader shares and that
+  cost less to keep than to fetch — the page shell (``{% memo %}``), the lobby's rows and
+  filters (``games.lib.lobby``). Their keys are tuples of what they show (the data, the
+  language, the reader's yes/no that change them).
+- **In the shared cache** (Django's cache, Redis in production): the match page's costly
+  fragments (``{% fragment_cache %}``), rendered once for every web process, read in one
+  round trip per page (:func:`prefetch`).
+
+Why a fragment is safe to share, in three rules (issue 15):
 
 - **What a fragment shows is a function of its key.** Every key holds the match (id and
   creation time, so a recreated database never meets old entries), its public version
@@ -13,14 +23,15 @@ Why it is safe, in three rules:
   the rest use the ``reader`` scope, which adds who reads (:func:`reader_scope`): the
   visitor view, one seat with its own ``Seat.version``, or the director with every seat's
   version. So a fragment rendered for one seat is only ever read back for that seat.
-- **No per-request secret inside.** The CSRF token is rendered as a placeholder and the
-  request's own token put in when the fragment is served (:func:`fill_csrf`); refused
-  forms (with the player's input and errors) are never cached (``no_fragment_cache``).
+- **No per-request secret inside.** In both places the CSRF token is rendered as one
+  placeholder (:func:`csrf_placeholder`) and the request's own token put in when the HTML
+  is served (:func:`fill_csrf`); refused forms (with the player's input and errors) are
+  never cached (``no_fragment_cache``).
 - **No clock inside.** Times are absolute (``<time>`` plus the countdown script); a
   fragment that depends on the clock says so with a time bucket in its key.
 
-The cache is an accelerator: with the cache down every fragment is rendered as before.
-docs/pages.md "Fragment cache".
+The cache is an accelerator: with the shared cache down every fragment is rendered as
+before (logged, never a 500). docs/pages.md "Fragment cache".
 """
 
 from __future__ import annotations
@@ -30,7 +41,9 @@ import hashlib
 import logging
 import os
 import time
+from collections import OrderedDict
 from pathlib import Path
+from threading import Lock
 from typing import Any, Iterable
 
 from django.conf import settings
@@ -84,18 +97,49 @@ def code_version() -> str:
 
 @functools.cache
 def csrf_placeholder() -> str:
-    """What ``{% csrf_token %}`` renders inside a cached fragment: derived from the secret
-    key, so no text a player writes can contain it."""
-    return "csrf-" + salted_hmac("games.fragment_cache.csrf", "placeholder").hexdigest()[:32]
+    """What ``{% csrf_token %}`` renders inside kept HTML, in both places: derived from the
+    secret key, so no text a player writes can contain it."""
+    return "csrf-" + salted_hmac("games.htmlcache.csrf", "placeholder").hexdigest()[:32]
 
 
 def fill_csrf(html: str, token: Any) -> str:
-    """The fragment with the request's own CSRF token in place of the placeholder (the
-    token is asked for only when the fragment holds a form, as ``{% csrf_token %}`` does)."""
+    """The HTML with the request's own CSRF token in place of the placeholder (the token
+    is asked for only when the HTML holds a form, as ``{% csrf_token %}`` does)."""
     mark = csrf_placeholder()
     if mark not in html:
         return html
     return html.replace(mark, str(token))
+
+
+class LocalHTML:
+    """The in-process place: a small thread-safe LRU of HTML by key (tuples)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self._lock = Lock()
+
+    def get(self, key: tuple[Any, ...]) -> Any:
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: tuple[Any, ...], value: Any) -> None:
+        with self._lock:
+            self._items[key] = value
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+#: entries kept per process (most are a fraction of a KB)
+LOCAL_SIZE = 4000
+local = LocalHTML(LOCAL_SIZE)
 
 
 def roster_digest(seats: Iterable[Any]) -> str:
