@@ -74,9 +74,9 @@ class _FragmentNode(template.Node):
 @register.simple_tag(takes_context=True)
 def page_address(context: template.Context) -> str:
     """``{% page_address as here %}``: the page's address as fragment keys hold it
-    (``fragment_cache.page_address``: no query, ids as the URL builds them)."""
+    (``htmlcache.page_address``: no query, ids as the URL builds them)."""
     request = context.get("request")
-    return fragment_cache.page_address(request) if request is not None else ""
+    return htmlcache.page_address(request) if request is not None else ""
 
 
 @register.tag("fragment_cache")
