@@ -23,7 +23,8 @@ class Task(DjangoTask):
     is down) is logged, never raised into what already committed (a check-in must not
     answer 500 because Redis is away); the sweeps re-read the database and do the work."""
 
-    def delay_on_commit(self, *args: Any, **kwargs: Any) -> None:
+    def delay_on_commit(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+        # (Celery returns None here too; its type stubs say AsyncResult)
         from django.db import transaction
 
         def publish() -> None:  # a named function: Django logs a failure by its __qualname__
