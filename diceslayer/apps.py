@@ -34,14 +34,13 @@ class DiceslayerConfig(AppConfig):
 
         from diceslayer import emails, engine
         from diceslayer.forms import order_from_post
-        from diceslayer.pages import named
         from diceslayer.services import default_schedule
 
         register(engine, GameHooks(
             board_template="diceslayer/generic_board.html",
             order_form_template="diceslayer/generic_order_form.html",
             order_from_post=order_from_post, default_schedule=default_schedule,
-            home_url_name="diceslayer:home", email_coalesce=True, name_text=named,
+            home_url_name="diceslayer:home", email_coalesce=True,
             match_page_url_names=frozenset({"diceslayer:play"}),
             rating_mode=rating_mode, press_default=press_default,
             periodic=(

@@ -117,8 +117,6 @@ class GameHooks:
       ``diary_turn_template``: the fragment one diary turn is rendered with.
     - ``describe_context(match) -> dict``: what the game's diary sentences need from the
       match, passed to ``describe`` (Kill Game: an admin-made map's zone names).
-    - ``name_text(text, names, viewer) -> text``: put player names into a diary sentence
-      that names seats (``names``: seat number -> username; the viewer reads "you").
 
     Matches (``games.services.matches``):
 
@@ -162,7 +160,6 @@ class GameHooks:
     own_diary: bool = False
     diary_turn_template: str | None = None
     describe_context: Callable[[Any], Mapping[str, Any]] | None = None
-    name_text: Callable[[str, Mapping[int, str], int | None], str] | None = None
     config_prepare: Callable[[JSONDict], Mapping[str, Any]] | None = None
     default_schedule: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None
     schedule_from_settings: bool = False

@@ -35,7 +35,6 @@ class KillgameConfig(AppConfig):
             default_schedule=services.default_schedule, schedule_from_settings=True,
             match_form_adapt=forms.adapt_match_form,
             describe_context=services.describe_context,
-            name_text=pages.with_names,
             email_template="killgame/email_now.txt",
             email_template_html="killgame/email_now.html",
             email_context=pages.email_context,
