@@ -59,8 +59,11 @@ INSTALLED_APPS = [
     "players",
     "press",
 ]
-# The game apps; each registers its engine with games.registry in AppConfig.ready().
-GAME_APPS = ["killgame", "diceslayer", "sanguosha"]
+# The game apps, the one list of games: each registers its engine with games.registry in
+# AppConfig.ready(); urls, import contracts, type checks and periodic jobs are derived from
+# it (docs/adding-a-game.md). GAME_APPS in the environment (comma-separated) replaces it.
+GAME_APPS = env.list("GAME_APPS", cast=str.strip,
+                     default=["killgame", "diceslayer", "sanguosha"])
 INSTALLED_APPS += GAME_APPS
 
 MIDDLEWARE = [
@@ -186,8 +189,7 @@ LOGIN_REDIRECT_URL = "games:lobby"
 LOGOUT_REDIRECT_URL = "games:lobby"
 
 LANGUAGE_CODE = "en"
-# Each game's players' own language: Kill Game Italian, Dice Slayer Japanese, Three Kingdoms
-# Kill Spanish. The catalogues live in locale/ (docs/languages.md).
+# The languages the games are played in; the catalogues live in locale/ (docs/languages.md).
 LANGUAGES = [("en", "English"), ("it", "Italiano"), ("ja", "日本語"), ("es", "Español")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
