@@ -22,7 +22,7 @@ class Task(DjangoTask):
     is down) is logged, never raised into what already committed (a check-in must not
     answer 500 because Redis is away); the sweeps re-read the database and do the work."""
 
-    def delay_on_commit(self, *args: Any, **kwargs: Any) -> None:
+    def delay_on_commit(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
         from django.db import transaction
 
         def publish() -> None:  # a named function: Django logs a failure by its __qualname__

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "games",
     "players",
     "press",
+    "bench",  # the benches' management commands only: no models, URLs or templates
 ]
 # The game apps; each registers its engine with games.registry in AppConfig.ready().
 GAME_APPS = ["killgame", "diceslayer", "sanguosha"]
