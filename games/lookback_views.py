@@ -123,22 +123,25 @@ def api_phase(request: HttpRequest, match_id: str, number: str) -> JsonResponse:
     reader = lookback.reader_for(seat, director)
     seats = pages.seat_rows(match)
     key = lookback.cache_key("api", match, phase.number, reader, htmlcache.roster_digest(seats))
-    body = htmlcache.cache_get(key)
+    body = htmlcache.cache_get(key)  # the view and the diary: they never change
     if body is None:
-        phases = lookback.closed_phases(match)
-        prev_n, next_n = lookback.neighbours(phases, phase.number)
         every_name = {s.number: (shown_name(s.username) if s.user_id else "bot")
                       for s in seats if s.number is not None}
         rows = lookback.past_diary(match, phase, reader, _lang(request), names=every_name)
         body = json.dumps({
-            "ok": True, "match": {"id": match.pk, "name": match.name, "game": match.game,
-                                  "url": reverse("games:match-detail", args=[match.pk])},
-            "seat": reader.seat_number, "omniscient": reader.director,
-            "phase": phase_json(phase), "previous": prev_n, "next": next_n,
-            "page": f"{reverse('games:match-detail', args=[match.pk])}?phase={phase.number}",
             "view": lookback.past_view(match, phase, reader),
             "diary": [{"seq": r.seq, "turn": r.turn, "phase_kind": r.phase_kind,
                        "kind": r.kind, "text": r.text, "public": r.is_public}
                       for r in rows]}, ensure_ascii=False, default=str)
         htmlcache.cache_set(key, body)
+    # the neighbours move on as later phases close: read each time, never kept
+    prev_n, next_n = lookback.neighbours(lookback.closed_phases(match), phase.number)
+    page = reverse("games:match-detail", args=[match.pk])
+    head = json.dumps({
+        "ok": True, "match": {"id": match.pk, "name": match.name, "game": match.game,
+                              "url": page},
+        "seat": reader.seat_number, "omniscient": reader.director,
+        "phase": phase_json(phase), "previous": prev_n, "next": next_n,
+        "page": f"{page}?phase={phase.number}"}, ensure_ascii=False)
+    body = head[:-1] + ", " + body[1:]  # one object: the fresh head, the kept parts
     return HttpResponse(body, content_type="application/json")  # type: ignore[return-value]
