@@ -65,7 +65,7 @@ def test_demo1_looks_back_at_the_previous_phase_and_demo2_sees_nothing_of_demo1s
 
     # demo1 opens the previous phase from the match page: the selector links it
     live = d1.get(reverse("games:match-detail", args=[match.pk])).content.decode()
-    assert f'href="?phase={phase.number}"' in live and 'id="lookback-select"' in live
+    assert f'/m/{match.pk}/?phase={phase.number}"' in live and 'id="lookback-select"' in live
     page = d1.get(reverse("games:match-detail", args=[match.pk]), {"phase": phase.number})
     assert page.status_code == 200
     past_board = _section(page.content.decode(), "past-phase")

@@ -113,7 +113,7 @@ def test_a_past_view_does_not_change_when_later_phases_close():
 def test_the_live_page_offers_the_selector_and_the_previous_phase():
     match, (alice, bob, carol) = _match()
     html = client_for(alice).get(reverse("games:match-detail", args=[match.pk])).content.decode()
-    assert 'id="lookback-select"' in html and 'href="?phase=3"' in html
+    assert 'id="lookback-select"' in html and f'href="/m/{match.pk}/?phase=3"' in html
 
 
 @pytest.mark.parametrize("raw, status", [("-1", 400), ("0", 400), ("abc", 400), ("", 400),
@@ -137,3 +137,14 @@ def test_the_open_phase_is_the_live_page():
     assert resp.status_code == 302 and resp["Location"].endswith(f"/m/{match.pk}/")
     api = _api(client_for(alice), match, open_n)
     assert api.status_code == 409 and api.json()["error"]["code"] == "PHASE_OPEN"
+
+
+def test_the_poll_brings_the_selector_and_the_history_rows_link_their_phase():
+    match, (alice, bob, carol) = _match()
+    c = client_for(alice)
+    html = c.get(reverse("games:match-poll", args=[match.pk]), {"v": 0}).content.decode()
+    assert 'id="lookback"' in html and 'hx-swap-oob="true"' in html.split('id="lookback"')[1][:200]
+    page = c.get(reverse("games:match-detail", args=[match.pk])).content.decode()
+    history = page.split('id="history"')[1]
+    for n in (1, 2, 3):
+        assert f'href="/m/{match.pk}/?phase={n}"' in history
