@@ -62,6 +62,9 @@ class GameHooks:
     - ``email_template`` / ``email_template_html``: a block included in the new-phase
       email, rendered with what ``email_context(match, seat_number, lang)`` returns.
     - ``email_coalesce``: "your move" emails of one match coalesce (ask-based games).
+    - ``out_of_play(dumped_state) -> seats``: the seats out of play (dead, eliminated); a
+      seat that enters this set at a close gets a "you died" email
+      (``games.services.news``; ``out_of_play_alive_flags`` reads ``{"seat", "alive"}``).
 
     Clock:
 
@@ -88,6 +91,7 @@ class GameHooks:
     email_template_html: str | None = None
     email_context: Callable[[Any, int | None, str], Mapping[str, Any]] | None = None
     email_coalesce: bool = False
+    out_of_play: Callable[[Mapping[str, Any]], Any] | None = None
     sweeps: tuple[Callable[[], Any], ...] = ()
     demo_players: int = 3
 

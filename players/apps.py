@@ -10,7 +10,8 @@ class PlayersConfig(AppConfig):
         from games.services import notifications
         from players import receivers
         from games.lib import pages
-        from players.away import away_send_veto, seat_notes
+        from games import selectors
+        from players.away import away_seats, away_send_veto, seat_notes
 
         signals.phases_closed.connect(receivers.on_phases_closed,
                                       dispatch_uid="players.phases_closed")
@@ -18,5 +19,7 @@ class PlayersConfig(AppConfig):
                                        dispatch_uid="players.match_finished")
         if away_send_veto not in notifications.SEND_VETOES:
             notifications.SEND_VETOES.append(away_send_veto)
+        if away_seats not in selectors.AWAY_SEATS:
+            selectors.AWAY_SEATS.append(away_seats)
         if seat_notes not in pages.SEAT_NOTES:
             pages.SEAT_NOTES.append(seat_notes)

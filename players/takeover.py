@@ -14,7 +14,7 @@ from django.utils.timezone import now as timezone_now
 from accounts.verification import is_verified
 from games.exceptions import ApplicationError
 from games.models import DirectorAction, Match, Seat
-from games.services import notifications
+from games.services import news, notifications
 from games.services.seats import seat_replace
 from players.models import EmergencyPause, LeftSeat, SeatRecord, TakeoverVote
 
@@ -36,6 +36,14 @@ def voters(match: Match, *, excluding: Seat) -> list[Seat]:
     return [s for s in seats if s.pk not in absent]
 
 
+def _seat_open_news(match: Match, seat: Seat, reason: str, now: datetime) -> None:
+    """The table hears that ``seat`` is open for a new player (the lobby lists it)."""
+    phase, params = news.open_phase_params(match)
+    who = seat.user.get_username() if seat.user_id else "bot"
+    news.news_to_table(match=match, event=news.SEAT_OPEN, phase=phase, now=now,
+                       params={**params, "seat": seat.number, "old": who, "reason": reason})
+
+
 def takeover_open(*, seat: Seat, actor, now: datetime | None = None) -> SeatRecord:
     """The director opens ``seat`` for a replacement (any seat of a running match)."""
     now = now or timezone_now()
@@ -52,6 +60,7 @@ def takeover_open(*, seat: Seat, actor, now: datetime | None = None) -> SeatReco
             record.save(update_fields=["takeover_open_since"])
             DirectorAction.objects.create(match=match, actor=actor, action="takeover_open",
                                           details={"seat": seat.number})
+            _seat_open_news(match, seat, "director", now)
     return record
 
 
@@ -78,6 +87,7 @@ def takeover_vote(*, seat: Seat, voter: Seat, now: datetime | None = None) -> tu
             record.save(update_fields=["takeover_open_since"])
             DirectorAction.objects.create(match=match, actor=voter.user, action="takeover_open",
                                           details={"seat": seat.number, "votes": votes})
+            _seat_open_news(match, seat, "vote", now)
     return votes, needed
 
 
@@ -137,6 +147,9 @@ def emergency_pause(*, seat: Seat, now: datetime | None = None) -> EmergencyPaus
         phase.deadline_at += timedelta(hours=hours)
         phase.save(update_fields=["deadline_at"])
         notifications.seat_nags_schedule(phase=phase)
+        news.news_to_table(match=match, event=news.EXTENDED, phase=phase, now=now, params={
+            "phase_kind": phase.kind, "turn": phase.turn, "name": seat.user.get_username()
+            if seat.user_id else "", "deadline": phase.deadline_at.isoformat()})
         pause = EmergencyPause.objects.create(seat=seat, starts_at=now, hours=hours)
         match.version += 1
         match.save(update_fields=["version"])

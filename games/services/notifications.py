@@ -114,6 +114,8 @@ def wants(user, kind: str, *, seat: Seat | None = None, awaited: bool | None = N
         return profile.email_match_events
     if kind == MESSAGE_KIND:
         return profile.email_messages
+    if kind == K.MATCH_NEWS:  # which news: games.services.news.news_wanted
+        return profile.email_match_events
     return True
 
 
@@ -322,6 +324,12 @@ def send_decisions(rows: list[Notification], *, now: datetime) -> dict[int, Deci
         seat = seats.get((row.match_id, row.recipient_id))
         if row.kind in (K.NEW_PHASE, K.YOUR_TURN) and row.match_id and seat is None:
             out[row.pk] = Decision(skip="no longer seated")
+            continue
+        if row.kind == K.MATCH_NEWS:
+            from games.services.news import news_wanted
+
+            out[row.pk] = SEND if news_wanted(row.recipient, row.payload, seat=seat) else \
+                Decision(skip="preferences")
             continue
         if not wants(row.recipient, row.kind, seat=seat, awaited=row.payload.get("awaited")):
             out[row.pk] = Decision(skip="preferences")

@@ -87,3 +87,23 @@ def test_a_scheduled_phase_after_an_early_close_lasts_at_least_the_minimum(setti
     length = tactical.deadline_at - tactical.opens_at
     assert length >= timedelta(minutes=min_phase_minutes(match.schedule, "tactical"))
     assert tactical.deadline_at.astimezone(ROME).strftime("%m-%d %H:%M") == "12-03 21:30"
+
+
+def test_with_one_seat_away_the_others_check_ins_close_the_phase(settings):
+    settings.OTP_REQUIRED_FOR_STAFF = False
+    with time_machine.travel(SEEDED_AT, tick=False):
+        match = _seed()
+        phase = selectors.current_phase(match)
+        players = [s.user.username for s in match.seats.order_by("number")]
+        # demo1 declares 1–3 December away on the away page
+        r = _login(players[0]).post(reverse("players:away"),
+                                    {"first": "2026-12-01", "last": "2026-12-03"})
+        assert r.status_code == 302, r.content
+        _checkin_all(match, players[1:])
+        page = _login(players[1]).get(reverse("games:match-detail", args=[match.pk]))
+        n = len(players) - 1
+        assert f"{n} of {n} active (1 away)" in page.content.decode()
+        phases_close_due()
+    phase.refresh_from_db()
+    assert phase.closed_at == SEEDED_AT  # at once, a day before its deadline
+    assert selectors.current_phase(match).kind == "action"
