@@ -107,3 +107,58 @@ def test_with_one_seat_away_the_others_check_ins_close_the_phase(settings):
     phase.refresh_from_db()
     assert phase.closed_at == SEEDED_AT  # at once, a day before its deadline
     assert selectors.current_phase(match).kind == "action"
+
+
+def _inbox(username: str) -> str:
+    from django.core import mail
+
+    email = get_user_model().objects.get(username=username).email
+    return "\n".join(f"{m.subject}\n{m.body}" for m in mail.outbox if email in m.to)
+
+
+def test_pause_resume_extension_reach_every_seat_and_the_dead_hear_they_died(settings):
+    from django.core import mail
+    from django.test import TestCase
+
+    from games.services.director import match_pause, match_resume, phase_extend
+
+    settings.OTP_REQUIRED_FOR_STAFF = False
+    admin = get_user_model().objects.filter(username="admin")
+    with time_machine.travel(SEEDED_AT, tick=False):
+        match = _seed()
+        director = admin.get()
+        players = [s.user.username for s in match.seats.order_by("number")]
+        mail.outbox.clear()
+        # 3. the director pauses, resumes (an hour later) and extends: everyone is told
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            match_pause(match=match, actor=director)
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            match_resume(match=match, actor=director, now=SEEDED_AT + timedelta(hours=1))
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            phase_extend(phase=selectors.current_phase(match), hours=2, actor=director)
+        for username in players:
+            box = _inbox(username)
+            assert "The match is paused" in box, username
+            assert "resumed the match" in box, username
+            assert "extended the Tactical phase (turn 1)" in box, username
+        # 4. the last seat dies in the Action close (no energy left): told so, with what
+        # happened (turn 1's Tactical close only places the players)
+        _checkin_all(match, players)
+        phases_close_due()
+        doomed = match.seats.order_by("number").last()
+        match.refresh_from_db()
+        state = dict(match.state)
+        for p in state["players"]:
+            if p["seat"] == doomed.number:
+                p["energy"] = 0
+        Match.objects.filter(pk=match.pk).update(state=state)
+        mail.outbox.clear()
+        _checkin_all(match, players)
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            phases_close_due()
+    box = _inbox(doomed.user.username)
+    assert "You died" in box, box
+    assert "You died in the Action phase of turn 1" in box
+    assert "You died" not in _inbox(players[0])
+    # what happened: the reader's own diary line of the close, in the same email
+    assert "died" in box.split("You died in the Action phase of turn 1")[1].lower()
