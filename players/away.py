@@ -129,7 +129,7 @@ def _close_if_only_away(phase: Phase, *, now: datetime) -> None:
 
 
 def away_seats(match_id: int, users: dict[int, int], now: datetime) -> set[int]:
-    """``games.selectors.AWAY_SEATS`` hook: the seat numbers of ``users`` ({number: user
+    """``AppHooks.away_seats`` hook: the seat numbers of ``users`` ({number: user
     id}) whose player is away at ``now``, unless the match's away rule is "stretch" (then
     the deadline waits for them instead). Two small queries."""
     if MatchRules.objects.filter(match_id=match_id,
@@ -225,10 +225,10 @@ PAUSED_KINDS = {"new_phase", "your_turn", "reminder"}
 
 
 def away_send_veto(rows, now: datetime) -> dict[int, str]:
-    """``games.services.notifications.SEND_VETOES`` hook: no "your move", new-phase or
-    reminder email, nor news about the table (a pause, an extension), while the reader is
-    away (they resume by themselves afterwards); news about the reader (their death,
-    their seat taken over) still goes."""
+    """``AppHooks.send_veto`` hook: no "your move", new-phase or reminder email, nor
+    news about the table (a pause, an extension), while the reader is away (they resume
+    by themselves afterwards); news about the reader (their death, their seat taken over)
+    still goes."""
     from games.services.news import is_table_news
 
     paused = [r for r in rows if r.kind in PAUSED_KINDS
@@ -240,7 +240,7 @@ def away_send_veto(rows, now: datetime) -> dict[int, str]:
 
 
 def seat_notes(match: Match, seats) -> list[str]:
-    """``games.lib.pages.SEAT_NOTES`` hook (one query): who is away until when, and which
+    """``AppHooks.seat_notes`` hook (one query): who is away until when, and which
     seats are marked absent, for everyone reading a running match's page."""
     from django.db.models import Q
     from django.utils import formats, timezone
