@@ -271,19 +271,19 @@ def news_items(n: Notification, events: list[dict[str, Any]], zone: str,
                                  " the new deadline is %(deadline)s.") % args)
         elif kind == "seat_taken":
             subject = gettext("A seat changed hands")
-            text = gettext("%(new)s took over seat %(seat)s from %(old)s.") % args
+            text = gettext("%(new)s took over the seat of %(old)s.") % args
         elif kind == "seat_open":
             subject = gettext("A seat is open for a new player")
-            text = gettext("Seat %(seat)s (%(old)s) is open for a new player: %(reason)s") % {
+            text = gettext("The seat of %(old)s is open for a new player: %(reason)s") % {
                 **args, "reason": SEAT_OPEN_REASONS.get(e.get("reason"), "")}
         elif kind == "replaced":
             subject = gettext("Your seat was taken over")
-            text = gettext("%(new)s took over your seat %(seat)s; you no longer play in "
-                           "this match. Your record shows that you left it.") % args
+            text = gettext("%(new)s took over your seat; you no longer play in this "
+                           "match. Your record shows that you left it.") % args
         elif kind == "took_seat":
             subject = gettext("You took over a seat")
-            text = gettext("You took over seat %(seat)s (before you: %(old)s). You read what "
-                           "the seat knew. The open phase ends %(deadline)s.") % args
+            text = gettext("You took over the seat of %(old)s: you read what the seat "
+                           "knew. The open phase ends %(deadline)s.") % args
         elif kind == "died":
             subject = gettext("You died")
             text = gettext("You died in the %(phase)s phase of turn %(turn)s. What you saw "

@@ -131,11 +131,12 @@ def _close_if_only_away(phase: Phase, *, now: datetime) -> None:
 def away_seats(match_id: int, users: dict[int, int], now: datetime) -> set[int]:
     """``AppHooks.away_seats`` hook: the seat numbers of ``users`` ({number: user
     id}) whose player is away at ``now``, unless the match's away rule is "stretch" (then
-    the deadline waits for them instead). Two small queries."""
-    if MatchRules.objects.filter(match_id=match_id,
-                                 away_rule=MatchRules.AwayRule.STRETCH).exists():
-        return set()
+    the deadline waits for them instead). One query when nobody is away (the usual case:
+    the match page counts check-ins on every load), two otherwise."""
     away = away_until(set(users.values()), now=now)
+    if not away or MatchRules.objects.filter(
+            match_id=match_id, away_rule=MatchRules.AwayRule.STRETCH).exists():
+        return set()
     return {number for number, uid in users.items() if uid in away}
 
 

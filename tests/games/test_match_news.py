@@ -90,8 +90,8 @@ def test_a_takeover_tells_the_old_holder_the_new_one_and_the_table(director):
     with TestCase.captureOnCommitCallbacks(execute=True):
         seat_replace(seat=seat, user=newcomer, actor=director)
     assert any("took over your seat" in m for m in _inbox(old))
-    assert any("You took over seat" in m for m in _inbox(newcomer))
-    assert any(f"{newcomer.username} took over seat" in m for m in _inbox(other))
+    assert any(f"You took over the seat of {old.username}" in m for m in _inbox(newcomer))
+    assert any(f"{newcomer.username} took over the seat of {old.username}" in m for m in _inbox(other))
 
 
 @time_machine.travel(CURRENT_TIME, tick=False)
