@@ -208,7 +208,8 @@ STORAGES = {
 
 # Email: EMAIL_URL=console:// (default), smtp://host:1025, smtp+tls://user:pw@host:587
 # (STARTTLS), smtp+ssl://user:pw@host:465 (django-environ's email URLs)
-_email = env.email_url("EMAIL_URL", default="console://")
+# an empty EMAIL_URL (a blank line in .env) is the default, never a parse error
+_email = env.email_url_config(env_str("EMAIL_URL", "") or "console://")
 if _email.get("OPTIONS"):  # e.g. the old "?tls=1": refused rather than silently ignored
     raise ImproperlyConfigured("EMAIL_URL takes no query; use smtp+tls:// or smtp+ssl://")
 EMAIL_BACKEND = _email["EMAIL_BACKEND"]
