@@ -3,8 +3,9 @@
 - ``tests/games/fourth`` adds its game with only ``GAME_APPS`` changed outside its folder
   (its own test says so and checks lobby, create form, admin and diary: run here);
 - no game name appears in ``pyproject.toml``, nor in the code of ``games/``, ``press/``,
-  ``players/``, ``config/`` (identifiers, strings, imports and templates; comments and
-  docstrings are documentation, ``tests``, ``docs`` and the benches aside);
+  ``players/``, ``config/`` (identifiers, strings, imports, their templates and the shared
+  ``templates/`` outside a game's folder; comments and docstrings are documentation,
+  ``tests``, ``docs`` and the benches aside);
 - no import from ``games`` into ``press`` or ``players`` (and none of a game);
 - no module sends SMTP or builds MIME by hand;
 - import-linter, mypy and the import-cycle test pass.
@@ -102,6 +103,11 @@ def framework_mentions(words: list[str]) -> list[str]:
             else:
                 continue
             found += [f"{path.relative_to(ROOT)}: {t[:80]!r}" for t in texts if pattern.search(t)]
+    games = {app.rsplit(".", 1)[-1] for app in settings.GAME_APPS}
+    for path in sorted((ROOT / "templates").rglob("*")):  # the shared templates, a game's aside
+        parts = path.relative_to(ROOT / "templates").parts
+        if path.is_file() and parts[0] not in games and pattern.search(path.read_text()):
+            found.append(f"templates/{'/'.join(parts)}")
     return found
 
 
