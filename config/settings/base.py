@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "games",
     "players",
     "press",
+    "bench",  # the benches' management commands only: no models, URLs or templates
 ]
 # The game apps, the one list of games: each registers its engine with games.registry in
 # AppConfig.ready(); urls, import contracts, type checks and periodic jobs are derived from

@@ -5,7 +5,7 @@
   they build what a request answers and may use services, selectors and forms;
 - **leaf utilities** (everything else: ``dates``, ``seeds``, ``safejson``, ``emailtext``,
   ``oncommit``, ``presence``, ``transient``, ``audit``, ``rawrows``, ``sqlonce``,
-  ``unsubscribe``, ``devgames``) — they import nothing of ``games`` above its models,
+  ``unsubscribe``) — they import nothing of ``games`` above its models,
   ``registry`` and ``rules``, so anything may use them.
 
 An import-linter contract keeps the line (``tests/architecture/layers.py``).

@@ -29,6 +29,8 @@ ENGINE_FORBIDDEN = ["django", "celery", "redis", "psycopg", "games", "accounts",
                     "players", "press"]
 #: the apps beside the framework: they plug in through games.registry, never imported by games
 PLUGGED_APPS = ["players", "press"]
+#: tooling that may import everything and that nothing in production imports
+TOOLING_APPS = ["bench"]
 GAMES_LAYERS = [
     "views : api : unsubscribe : admin : tasks : urls : management",
     "services",
@@ -89,6 +91,10 @@ def contracts(games: Iterable[str]) -> dict[str, Any]:
         {"name": "accounts does not reach up into games or a game",
          "type": "forbidden", "source_modules": ["accounts"],
          "forbidden_modules": ["games", *PLUGGED_APPS, *games]},
+        {"name": "No production app imports the benches",
+         "type": "forbidden",
+         "source_modules": [r for r in roots if r not in TOOLING_APPS],
+         "forbidden_modules": [t for t in TOOLING_APPS if t in roots]},
         {"name": "games: views and tasks above services, services above emails, emails above "
                  "selectors",
          "type": "layers", "containers": ["games"], "layers": GAMES_LAYERS},
