@@ -49,6 +49,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -111,7 +112,8 @@ class Command(BaseCommand):
         parser.add_argument("--only", default="",
                             help="comma-separated page names to measure (default: all)")
         parser.add_argument("--profile", default="",
-                            help="a page name: print its cProfile (top 40 by cumulative time)")
+                            help="a page name: print its queries (most repeated first) and "
+                                 "its cProfile (BENCH_PROFILE_SORT, default cumulative)")
         parser.add_argument("--closes", type=int, default=5,
                             help="the director's 'Close phase now' timed this many times")
         parser.add_argument("--reuse", action="store_true",
@@ -508,6 +510,9 @@ class Command(BaseCommand):
         with connection.execute_wrapper(count):
             response = client.get(url, headers=headers)
         size = len(response.content)
+        if opts["profile"] == name:  # the counted request's SQL, most repeated first
+            for sql, n in Counter(queries).most_common(25):
+                sys.stderr.write(f"{n:5d}  {sql[:300]}\n")
         gc.collect()
         gc.freeze()
         if opts["profile"] == name:
