@@ -41,13 +41,21 @@ def challenge_notify(challenge: Challenge) -> Notification | None:
 
 
 def ctx_challenge(n: Notification, zone: str, lang: str) -> dict[str, Any]:
-    """Who challenged the reader and until when (in the reader's zone) they can answer."""
+    """Who challenged the reader and until when (in the reader's zone) they can answer,
+    and the link: the game's own page, which shows the challenged player Accept / Decline
+    (the generic match page is for the seated, which the challenged player is not yet)."""
+    from django.conf import settings
+    from django.urls import reverse
+
     from games.lib.dates import format_local
 
     challenge = (Challenge.objects.select_related("challenger")
                  .filter(pk=n.payload.get("challenge_id")).first())
-    return {"challenger": challenge.challenger.get_username() if challenge else "",
-            "expires": format_local(challenge.expires_at, zone) if challenge else ""}
+    out = {"challenger": challenge.challenger.get_username() if challenge else "",
+           "expires": format_local(challenge.expires_at, zone) if challenge else ""}
+    if n.match_id:
+        out["match_url"] = settings.SITE_URL + reverse("diceslayer:play", args=[n.match_id])
+    return out
 
 
 def challenge_send_veto(rows: list[Notification], now: datetime) -> dict[int, str]:
