@@ -1,8 +1,8 @@
 """Helpers of the framework, one topic a module, in two kinds (docs/style.md §17):
 
 - **web-level** (:data:`WEB`): ``pages`` (the match page's context), ``polls`` (the polled
-  fragments), ``lobby`` (the lobby's shared rows), ``htmlcache`` (the one HTML cache), ``lookback``
-  (earlier phases as the reader saw them) —
+  fragments), ``lobby`` (the lobby's shared rows), ``htmlcache`` (the one HTML cache),
+  ``lookback`` (an earlier phase as the reader saw it) —
   they build what a request answers and may use services, selectors and forms;
 - **leaf utilities** (everything else: ``dates``, ``seeds``, ``safejson``, ``emailtext``,
   ``oncommit``, ``presence``, ``transient``, ``audit``, ``rawrows``, ``sqlonce``,
