@@ -20,6 +20,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils import timezone
 from django.utils.safestring import SafeData, SafeString, mark_safe
 from django.utils.timezone import now as timezone_now
 
@@ -113,10 +114,11 @@ def seats_table(match: Match):
     30 seats rendered ~200 form fields through templates; seats change only through the
     director's actions, which log a DirectorAction)."""
     seats = match.seats.select_related("user").order_by("number", "pk")
+    zone = timezone.get_current_timezone_name()  # the director's own, as the list shows
     rows = [(seat.number if seat.number is not None else "—",
              seat.user.username if seat.user else "bot" if seat.is_bot else "—",
-             "yes" if seat.is_bot else "", _when(seat.removed_at, match.timezone),
-             _when(seat.last_checkin_at, match.timezone), _when(seat.next_nag_at, match.timezone),
+             "yes" if seat.is_bot else "", _when(seat.removed_at, zone),
+             _when(seat.last_checkin_at, zone), _when(seat.next_nag_at, zone),
              mark_safe(_link(reverse("admin:games_match_seat",  # noqa: S308 - two links
                                      args=[match.pk, seat.pk, "replace"]), "replace")
                        + " · " + _link(reverse("admin:games_match_seat",
@@ -131,12 +133,13 @@ def seats_table(match: Match):
 def phases_table(match: Match):
     """The phases, newest first, each linking to its own admin page: one query."""
     phases = Phase.objects.filter(match=match).order_by("-number")
+    zone = timezone.get_current_timezone_name()
     rows = [(_link(reverse("admin:games_phase_change", args=[phase.pk]), f"#{phase.number}"),
-             phase.kind, phase.turn, _when(phase.opens_at, match.timezone),
-             _when(phase.deadline_at, match.timezone),
+             phase.kind, phase.turn, _when(phase.opens_at, zone),
+             _when(phase.deadline_at, zone),
              ", ".join(str(n) for n in phase.awaited or ()),
-             _when(phase.closed_at, match.timezone), phase.close_failures,
-             _when(phase.quarantined_at, match.timezone))
+             _when(phase.closed_at, zone), phase.close_failures,
+             _when(phase.quarantined_at, zone))
             for phase in phases]
     if not rows:
         return "—"
@@ -203,7 +206,10 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
         if phase is None:
             return "—"
         flag = " QUARANTINED" if phase.quarantined_at else ""
-        return f"#{phase.number} {phase.kind} until {format_local(phase.deadline_at, match.timezone)}{flag}"
+        # in the director's own zone (activated per request, accounts/middleware.py), as
+        # every player page shows times in its reader's
+        zone = timezone.get_current_timezone_name()
+        return f"#{phase.number} {phase.kind} until {format_local(phase.deadline_at, zone)}{flag}"
 
     @admin.display(description="actions")
     def director_buttons(self, match: Match):
@@ -372,7 +378,8 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
         return TemplateResponse(request, "admin/games/match/director_action.html", {
             **self.admin_site.each_context(request), "opts": self.model._meta, "match": match,
             "action": action, "form": form, "phase": phase,
-            "deadline": format_local(phase.deadline_at if phase else None, match.timezone),
+            "deadline": format_local(phase.deadline_at if phase else None,
+                                     timezone.get_current_timezone_name()),
             "title": f"{action.replace('_', ' ').capitalize()}: {match.name}"})
 
     def _apply(self, request, match: Match, action: str, form) -> None:
