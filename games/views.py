@@ -96,9 +96,11 @@ def lobby(request: HttpRequest) -> HttpResponse:
     joined = {mm.match_id for mm in mine}  # the reader's live seats
     your_move_count_known(request, sum(1 for mm in mine if mm.your_move))
     if mine:
-        from press.selectors import unread_counts  # the press app plugs in
-
-        unread = unread_counts(request.user, sorted(joined))  # one cache call for all
+        unread: dict[int, int] = {}
+        for app in registry.all_apps():  # other apps plug in (press: unread messages)
+            if app.unread_counts is not None:  # one cache call for all the reader's matches
+                for match_id, count in app.unread_counts(request.user, sorted(joined)).items():
+                    unread[match_id] = unread.get(match_id, 0) + count
         for mm in mine:
             mm.unread = unread.get(mm.match_id, 0)
     filter_game, filter_status = lobby_list.filter_fields(game=game, status=status)
@@ -155,10 +157,9 @@ def match_create_view(request: HttpRequest, slug: str) -> HttpResponse:
                     early_close=bool(data.get("early_close")))
                 if data.get("join"):
                     match_join(match=match, user=request.user, invite_code=match.invite_code)
-                if data.get("press"):
-                    from press.services import press_settings_set  # the press app plugs in
-
-                    press_settings_set(match=match, rules=data["press"])
+                for app in registry.all_apps():  # other apps plug in (press: its rules)
+                    if app.match_created is not None:
+                        app.match_created(match, data)
             except ApplicationError as exc:
                 form.add_error(_form_field(form, exc.field), exc.message)
                 status = exc.client_status
