@@ -162,5 +162,5 @@ def cache_key(kind: str, match: Match, number: int, reader: Reader, roster: str)
 
 def page_fragment(request: Any, match: Match) -> tuple[str, str, list[Any]]:
     """The live match page's selector fragment, announced for the page's prefetch
-    (``games.lib.pages.PAGE_FRAGMENTS``): public, keyed by the match's public version."""
+    (``AppHooks.page_fragment``): public, keyed by the match's public version."""
     return ("lookback", "public", [])
