@@ -48,6 +48,6 @@ class GamesConfig(AppConfig):
         from games.lib import lookback
         from games.registry import AppHooks, register_app
 
-        # page_fragment: the phase selector comes in the match page's one cache round trip
+        # the phase selector's fragment comes in the match page's one cache round trip
         register_app(AppHooks(label="games", periodic=framework_jobs(),
                               page_fragment=lookback.page_fragment))

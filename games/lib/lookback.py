@@ -162,5 +162,5 @@ def cache_key(kind: str, match: Match, number: int, reader: Reader, roster: str)
 
 def page_fragment(request: Any, match: Match) -> tuple[str, str, list[Any]]:
     """The live match page's selector fragment, announced for the page's prefetch
-    (``AppHooks.page_fragment``): public, keyed by the match's public version."""
+    (the games app's ``AppHooks.page_fragment``): public, keyed by the match's public version."""
     return ("lookback", "public", [])
