@@ -1,7 +1,8 @@
 """Helpers of the framework, one topic a module, in two kinds (docs/style.md §17):
 
 - **web-level** (:data:`WEB`): ``pages`` (the match page's context), ``polls`` (the polled
-  fragments), ``lobby`` (the lobby's shared rows), ``htmlcache`` (the one HTML cache) —
+  fragments), ``lobby`` (the lobby's shared rows), ``htmlcache`` (the one HTML cache),
+  ``lookback`` (an earlier phase as one reader saw it) —
   they build what a request answers and may use services, selectors and forms;
 - **leaf utilities** (everything else: ``dates``, ``seeds``, ``safejson``, ``emailtext``,
   ``oncommit``, ``presence``, ``transient``, ``audit``, ``rawrows``, ``sqlonce``,
@@ -11,4 +12,4 @@
 An import-linter contract keeps the line (``tests/architecture/layers.py``).
 """
 
-WEB = ("pages", "polls", "lobby", "htmlcache")
+WEB = ("pages", "polls", "lobby", "htmlcache", "lookback")
