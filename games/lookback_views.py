@@ -55,7 +55,8 @@ def _past_html(request: HttpRequest, match: Match, phase: Phase, seat: Any, dire
     """The past board and diary, rendered once per (phase, reader, roster, language) and
     kept: a past phase never changes."""
     reader = lookback.reader_for(seat, director)
-    key = lookback.cache_key("page", match, phase.number, reader,
+    # the status too: a board may word a finished match differently (Sanguosha's table)
+    key = lookback.cache_key(f"page.{match.status}", match, phase.number, reader,
                              htmlcache.roster_digest(seats))
     html = htmlcache.cache_get(key)
     if html is None:

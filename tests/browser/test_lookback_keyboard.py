@@ -55,3 +55,32 @@ def test_the_phase_selector_works_by_keyboard(live_server, browser):
     with page.expect_navigation():
         page.keyboard.press("Enter")
     assert page.url == base
+
+
+def test_axe_finds_no_serious_violation_on_past_phase_pages(live_server, browser):
+    """The selector and a past Kill Game board (map, panel, diary), as a player and as a
+    visitor, on a phone and a desktop, light and dark."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    from killgame.services import builtin_tables_load
+    from tests.browser.test_accessibility import SIZES, audit
+    from tests.games.lookback.test_killgame_lookback import _match
+
+    builtin_tables_load()
+    match, (alice, _bob, _carol) = _match()
+    base = f"{live_server.url}/m/{match.pk}/"
+    axe, problems = Axe(), []
+    for who in (alice, None):
+        for scheme in ("light", "dark"):
+            context = (_context(browser, live_server, who) if who is not None
+                       else browser.new_context())
+            page = context.new_page()
+            page.emulate_media(color_scheme=scheme)
+            for size, viewport in SIZES.items():
+                page.set_viewport_size(viewport)
+                # (the live page is the demo audit's: tests/browser/test_accessibility.py)
+                for url in (f"{base}?phase=1", f"{base}?phase=3", f"{base}?phase=x"):
+                    audit(page, url, f"{getattr(who, 'username', 'visitor')} {size} {scheme}",
+                          problems, axe)
+            context.close()
+    assert not problems, "\n".join(problems)

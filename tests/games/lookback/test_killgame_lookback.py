@@ -148,3 +148,34 @@ def test_the_poll_brings_the_selector_and_the_history_rows_link_their_phase():
     history = page.split('id="history"')[1]
     for n in (1, 2, 3):
         assert f'href="/m/{match.pk}/?phase={n}"' in history
+
+
+def test_a_past_phase_is_rendered_once_then_read_from_the_cache():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.lib import htmlcache
+    from games.models import DiaryEntry as Diary, Snapshot
+
+    match, (alice, bob, carol) = _match()
+    c = client_for(alice)
+    heavy = (Snapshot._meta.db_table, Diary._meta.db_table)
+    for fetch in (_page, _api):
+        with CaptureQueriesContext(connection) as first:
+            one = fetch(c, match, 2).content
+        assert any(t in q["sql"] for q in first.captured_queries for t in heavy)
+        with CaptureQueriesContext(connection) as second:
+            two = fetch(c, match, 2).content
+        assert not [q["sql"] for q in second.captured_queries
+                    if any(t in q["sql"] for t in heavy)], fetch.__name__
+        if fetch is _api:
+            assert one == two
+    # the live page announces the selector in its one prefetch round trip
+    from django.test import RequestFactory
+
+    from games.lib import pages
+
+    request = RequestFactory().get(f"/m/{match.pk}/")
+    request.user = alice
+    announced = pages.match_context(request, match)[htmlcache.PREFETCH_NAME]
+    assert ("lookback", "public", []) in announced
