@@ -94,6 +94,7 @@ class PushChannel:
 
     def deliver(self, rows: list[Notification], now: datetime,
                 record: Callable[[Notification, str, str], None]) -> None:
+        jobs = []
         for row in rows:
             subscription = policy.target_of(row)
             if subscription is None:
@@ -101,24 +102,27 @@ class PushChannel:
                 continue
             try:
                 payload = messages.push_payload(row)
-                answer = send_one(subscription, payload, ttl=ttl_for(row, now),
-                                  urgency="high" if payload["event"] == "my_move" else "normal",
-                                  topic=payload["tag"])
-            except safehttp.Refused as exc:
+            except Exception as exc:  # noqa: BLE001 - this row only
+                record(row, "retry", f"push payload: {exc!r}")
+                continue
+            urgency = "high" if payload["event"] == "my_move" else "normal"
+            jobs.append((row, lambda s=subscription, p=payload, t=ttl_for(row, now), u=urgency:
+                         send_one(s, p, ttl=t, urgency=u, topic=p["tag"])))
+        # the posts wait on the network in threads; each answer is recorded here
+        for row, answer, exc in safehttp.concurrently(jobs):
+            subscription = row.__dict__["_reach_target"]
+            if isinstance(exc, safehttp.Refused):
                 record(row, "failed", f"refused: {exc}")
-                continue
-            except Exception as exc:  # noqa: BLE001 - timeouts, refused connections
+            elif exc is not None:  # timeouts, refused connections
                 record(row, "retry", f"push: {exc!r}")
-                continue
-            status = answer.status
-            if 200 <= status < 300:
+            elif 200 <= answer.status < 300:
                 record(row, "sent", "")
-            elif status in (404, 410):
+            elif answer.status in (404, 410):
                 PushSubscription.objects.filter(pk=subscription.pk).delete()
-                record(row, "skip", f"the push service answered {status}: "
+                record(row, "skip", f"the push service answered {answer.status}: "
                                     f"subscription expired, removed")
-            elif status in (408, 429) or status >= 500:
-                record(row, "retry", f"push service: HTTP {status}")
+            elif answer.status in (408, 429) or answer.status >= 500:
+                record(row, "retry", f"push service: HTTP {answer.status}")
             else:
-                record(row, "failed", f"push service: HTTP {status} "
+                record(row, "failed", f"push service: HTTP {answer.status} "
                                       f"{answer.body[:200].decode('utf-8', 'replace')}")

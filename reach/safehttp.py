@@ -20,7 +20,9 @@ from __future__ import annotations
 import ipaddress
 import socket
 import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator
 from urllib.parse import urlsplit
 
 import urllib3
@@ -114,12 +116,12 @@ def _pool(target: Target) -> urllib3.connectionpool.HTTPConnectionPool:
                 timeout = urllib3.Timeout(total=2 * seconds, connect=seconds, read=seconds)
                 if target.scheme == "https":
                     pool = urllib3.HTTPSConnectionPool(
-                        target.address, target.port, timeout=timeout, maxsize=4, block=False,
+                        target.address, target.port, timeout=timeout, maxsize=max(4, settings.NOTIFY_CONCURRENCY), block=False,
                         retries=False, server_hostname=target.host,
                         assert_hostname=target.host)
                 else:
                     pool = urllib3.HTTPConnectionPool(target.address, target.port,
-                                                      timeout=timeout, maxsize=4, block=False,
+                                                      timeout=timeout, maxsize=max(4, settings.NOTIFY_CONCURRENCY), block=False,
                                                       retries=False)
                 _pools[key] = pool
     return pool
@@ -150,3 +152,38 @@ def post(url: str, body: bytes, headers: dict[str, str], *,
         response.close()
         raise
     return Answer(status=response.status, headers=dict(response.headers), body=data)
+
+
+_executor: ThreadPoolExecutor | None = None
+
+
+def concurrently(jobs: Iterable[tuple[Any, Callable[[], Any]]]
+                 ) -> Iterator[tuple[Any, Any, BaseException | None]]:
+    """Run each ``(key, fn)`` on a small pool of threads (``NOTIFY_CONCURRENCY``) and yield
+    ``(key, result, error)`` as each finishes, in the caller's thread — so the caller
+    records each delivery the moment it is known, on its own database connection, while
+    other posts wait on the network. The threads do network I/O and encryption only."""
+    global _executor
+    jobs = list(jobs)
+    if settings.NOTIFY_CONCURRENCY <= 1 or len(jobs) <= 1:
+        for key, fn in jobs:
+            try:
+                yield key, fn(), None
+            except Exception as exc:  # noqa: BLE001 - handed to the caller
+                yield key, None, exc
+        return
+    if _executor is None:
+        with _lock:
+            if _executor is None:
+                _executor = ThreadPoolExecutor(max_workers=settings.NOTIFY_CONCURRENCY,
+                                               thread_name_prefix="reach-post")
+    import queue
+
+    done: queue.SimpleQueue[tuple[Any, Future]] = queue.SimpleQueue()
+    for key, fn in jobs:
+        future = _executor.submit(fn)
+        future.add_done_callback(lambda f, key=key: done.put((key, f)))
+    for _ in range(len(jobs)):
+        key, future = done.get()
+        error = future.exception()
+        yield key, (None if error else future.result()), error

@@ -62,28 +62,39 @@ def request_for(hook: Webhook, document: dict[str, Any]) -> tuple[bytes, dict[st
     return raw, headers
 
 
-def post(hook: Webhook, document: dict[str, Any]) -> tuple[str, str]:
-    """Deliver ``document`` to ``hook`` now: ``(verdict, reason)`` with verdict ``sent``,
-    ``retry`` or ``failed``; keeps the webhook's failure count and disables it when due."""
+def attempt(hook: Webhook, document: dict[str, Any]) -> tuple[str, str]:
+    """Post ``document`` to ``hook`` (network only, no database): ``(verdict, reason)``,
+    verdict ``sent``, ``retry`` or ``failed`` (permanent)."""
     body, headers = request_for(hook, document)
     try:
         answer = safehttp.post(hook.url, body, headers)
     except safehttp.Refused as exc:
-        verdict, reason = "failed", f"refused: {exc}"
+        return "failed", f"refused: {exc}"
     except Exception as exc:  # noqa: BLE001 - timeouts, refused connections
         return "retry", f"webhook: {exc!r}"
-    else:
-        status = answer.status
-        if 200 <= status < 300:
-            if hook.failures or hook.last_ok_at is None:
-                Webhook.objects.filter(pk=hook.pk).update(failures=0, last_ok_at=timezone_now())
-            return "sent", ""
-        if status in (408, 429) or status >= 500:
-            return "retry", f"webhook: HTTP {status}"
-        verdict = "failed"
-        reason = (f"webhook: HTTP {status} (redirects are not followed)"
-                  if 300 <= status < 400 else f"webhook: HTTP {status}")
-    _count_failure(hook, reason)
+    status = answer.status
+    if 200 <= status < 300:
+        return "sent", ""
+    if status in (408, 429) or status >= 500:
+        return "retry", f"webhook: HTTP {status}"
+    if 300 <= status < 400:
+        return "failed", f"webhook: HTTP {status} (redirects are not followed)"
+    return "failed", f"webhook: HTTP {status}"
+
+
+def account(hook: Webhook, verdict: str, reason: str) -> None:
+    """Keep the webhook's run of permanent failures; disable it when due."""
+    if verdict == "sent":
+        if hook.failures:  # a success ends a run of failures (no write otherwise)
+            Webhook.objects.filter(pk=hook.pk).update(failures=0, last_ok_at=timezone_now())
+    elif verdict == "failed":
+        _count_failure(hook, reason)
+
+
+def post(hook: Webhook, document: dict[str, Any]) -> tuple[str, str]:
+    """Deliver ``document`` to ``hook`` now and account for the answer."""
+    verdict, reason = attempt(hook, document)
+    account(hook, verdict, reason)
     return verdict, reason
 
 
@@ -129,10 +140,20 @@ class WebhookChannel:
 
     def deliver(self, rows: list[Notification], now: datetime,
                 record: Callable[[Notification, str, str], None]) -> None:
+        jobs = []
         for row in rows:
             hook = policy.target_of(row)
             if hook is None or hook.disabled_at is not None:
                 record(row, "skip", "the webhook was removed or disabled")
                 continue
-            verdict, reason = post(hook, messages.webhook_document(row))
+            try:
+                document = messages.webhook_document(row)
+            except Exception as exc:  # noqa: BLE001 - this row only
+                record(row, "retry", f"webhook document: {exc!r}")
+                continue
+            jobs.append((row, lambda h=hook, d=document: attempt(h, d)))
+        # the posts wait on the network in threads; each answer is recorded here
+        for row, outcome, exc in safehttp.concurrently(jobs):
+            verdict, reason = outcome if exc is None else ("retry", f"webhook: {exc!r}")
+            account(row.__dict__["_reach_target"], verdict, reason)
             record(row, verdict, reason)

@@ -310,6 +310,7 @@ VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "") or dev_vapid_key(
 VAPID_SUBJECT = env_str("VAPID_SUBJECT", "")  # mailto:… ; default: DEFAULT_FROM_EMAIL's address
 NOTIFY_ALLOW_LOOPBACK = env_bool("NOTIFY_ALLOW_LOOPBACK", EMBEDDED)
 NOTIFY_TIMEOUT_SECONDS = env_int("NOTIFY_TIMEOUT_SECONDS", 5)
+NOTIFY_CONCURRENCY = env_int("NOTIFY_CONCURRENCY", 8)  # posts in flight per sending process
 WEBHOOK_MAX_FAILURES = env_int("WEBHOOK_MAX_FAILURES", 5)
 MAX_PUSH_SUBSCRIPTIONS = env_int("MAX_PUSH_SUBSCRIPTIONS", 10)  # per user
 MAX_WEBHOOKS = env_int("MAX_WEBHOOKS", 10)  # per user
