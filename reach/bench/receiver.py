@@ -59,7 +59,11 @@ def serve(port: int, key_pem: str, auth_b64: str, out_path: str) -> None:
     async def main() -> None:
         loop = asyncio.get_running_loop()
         stop = loop.create_future()
-        loop.add_signal_handler(signal.SIGTERM, lambda: stop.done() or stop.set_result(None))
+        def finish() -> None:
+            if not stop.done():
+                stop.set_result(None)
+
+        loop.add_signal_handler(signal.SIGTERM, finish)
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
