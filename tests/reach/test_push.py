@@ -124,3 +124,32 @@ def test_a_5xx_is_retried_with_backoff_then_delivered(client, receiver):
     row.refresh_from_db()
     assert report.sent == [row.pk] and row.sent_at is not None
     assert len(receiver.received) == 2  # the one retry, no more
+
+
+def _production(code: str, tmp_path, **env_extra):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    env = {k: v for k, v in os.environ.items()
+           if k not in {"PBW_EMBEDDED", "VAR_DIR", "VAPID_PRIVATE_KEY", "PBW_TEST_VAPID_KEY"}}
+    env.update({"DJANGO_SETTINGS_MODULE": "config.settings.production", "SECRET_KEY": "s" * 50,
+                "DATABASE_URL": "sqlite:///:memory:", "EMAIL_URL": "smtp://mail.example.org:25",
+                "ALLOWED_HOSTS": "play.example.org", "VAR_DIR": str(tmp_path), **env_extra})
+    return subprocess.run([sys.executable, "-c", "import django; django.setup()\n" + code],
+                          cwd=root, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_production_never_makes_a_key_and_refuses_a_bad_one(tmp_path):
+    # a key file the embedded server made is not used, and none is made
+    (tmp_path / "vapid_private.pem").write_text(vapid.new_private_pem())
+    proc = _production("from reach import vapid; print(vapid.server_key())", tmp_path)
+    assert proc.returncode == 0 and proc.stdout.strip() == "None", proc.stderr
+    proc = _production("pass", tmp_path, VAPID_PRIVATE_KEY="not-a-key")
+    assert proc.returncode != 0 and "VAPID_PRIVATE_KEY" in proc.stderr
+    pem = vapid.new_private_pem()
+    proc = _production("from reach import vapid; print(vapid.public_key_b64(vapid.server_key()))",
+                       tmp_path, VAPID_PRIVATE_KEY=pem)
+    assert proc.returncode == 0 and proc.stdout.strip() == vapid.public_key_b64(vapid.load(pem))
