@@ -43,6 +43,8 @@ import os, sys, time, django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 django.setup()
 from games.services.outbox import notifications_send_batch
+import reach.push, reach.webhooks, pywebpush, urllib3  # loaded before the clock starts
+print("ready", flush=True)
 go = sys.argv[1]
 while not os.path.exists(go):
     time.sleep(0.005)
@@ -55,7 +57,7 @@ def drain():
             return sent
 if os.environ.get("BENCH_PROFILE_OUT"):  # a pstats file per sender
     import cProfile
-    profile = cProfile.Profile()
+    profile = cProfile.Profile(time.process_time)
     sent = profile.runcall(drain)
     profile.dump_stats(f"{os.environ['BENCH_PROFILE_OUT']}.{os.getpid()}")
 else:
@@ -182,7 +184,9 @@ class Command(BaseCommand):
                                     stdout=subprocess.PIPE, text=True, cwd=settings.BASE_DIR,
                                     env=dict(os.environ))
                    for _ in range(opts["senders"])]
-        time.sleep(3.0)  # the senders load Django before the clock starts
+        for proc in senders:  # each has loaded Django before the clock starts
+            if proc.stdout.readline().strip() != "ready":
+                raise CommandError("a sender did not start")
         cpu_before = {p.pid: cpu_seconds(p.pid) for p in senders + receivers}
         started = time.time()
         go.touch()
