@@ -290,7 +290,7 @@ class Notification(models.Model):
         "outage; sent only once the director releases it."))
     channel = models.CharField(max_length=10, default="email", help_text=(
         "How it leaves: email, or a channel another app plugs in "
-        "(games.services.notifications.CHANNELS: push, webhook)."))
+        "(AppHooks.channels: push, webhook)."))
     target_id = models.PositiveBigIntegerField(null=True, blank=True, help_text=(
         "The channel's own target (a push subscription, a webhook); empty for email."))
 

@@ -73,7 +73,7 @@ def reader_rows(channel: str, candidates: list[Notification],
 
 
 def send_veto(rows: list[Notification], now: datetime) -> dict[int, str]:
-    """``games.services.notifications.SEND_VETOES`` hook for push and webhook rows: the
+    """``AppHooks.send_veto`` of reach, for push and webhook rows: the
     target gone or disabled; the reader on the match page. Also reads, for the whole
     batch in two queries, each row's target and the reader's mode (kept on the row for
     :func:`wanted` and the senders)."""

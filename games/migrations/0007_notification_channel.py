@@ -11,7 +11,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='notification',
             name='channel',
-            field=models.CharField(default='email', help_text='How it leaves: email, or a channel another app plugs in (games.services.notifications.CHANNELS: push, webhook).', max_length=10),
+            field=models.CharField(default='email', help_text='How it leaves: email, or a channel another app plugs in (AppHooks.channels: push, webhook).', max_length=10),
         ),
         migrations.AddField(
             model_name='notification',

@@ -44,7 +44,7 @@ from django.utils.translation import gettext_noop
 
 from accounts.models import Profile
 from accounts.profiles import profile_for
-from games import emails
+from games import emails, registry
 from games.exceptions import ApplicationError
 from games.lib import presence, unsubscribe
 from games.lib.dates import safe_zone
@@ -132,8 +132,9 @@ def seat_email_mode_set(*, seat: Seat, mode: str) -> Seat:
 
 class Channel(Protocol):
     """A way out besides email, plugged in by another app (``reach``: web push, webhooks)
-    into :data:`CHANNELS`. Its rows are ``Notification`` rows with ``channel = name``: the
-    same outbox, leases, retries, away periods (``SEND_VETOES``) and coalescing as email.
+    through ``AppHooks.channels``. Its rows are ``Notification`` rows with ``channel =
+    name``: the same outbox, leases, retries, away periods (the apps' ``send_veto``) and
+    coalescing as email.
 
     - ``rows_for(candidates, seats)``: the rows this channel adds for one event, given the
       rows the event would make for every reader whatever their email preference
@@ -161,8 +162,10 @@ class Channel(Protocol):
                 record: Callable[[Notification, str, str], None]) -> None: ...
 
 
-#: The channels besides email, by name (``reach`` registers ``push`` and ``webhook``).
-CHANNELS: dict[str, Channel] = {}
+def channels() -> dict[str, Channel]:
+    """The channels besides email the registered apps plug in, by name (``reach``: ``push``
+    and ``webhook``)."""
+    return {channel.name: channel for app in registry.all_apps() for channel in app.channels}
 
 
 def channel_rows(candidates: list[Notification], seats: list[Seat], *, match: Match,
@@ -170,11 +173,12 @@ def channel_rows(candidates: list[Notification], seats: list[Seat], *, match: Ma
                  closed: Phase | None = None) -> list[Notification]:
     """Every plugged-in channel's rows for one event: the readers' (from ``candidates``)
     and the match's own targets."""
-    if not CHANNELS:
+    plugged = channels()
+    if not plugged:
         return []
     by_user = {seat.user_id: seat for seat in seats}
     rows: list[Notification] = []
-    for channel in CHANNELS.values():
+    for channel in plugged.values():
         if candidates:
             rows += channel.rows_for(candidates, by_user)
         if event:
@@ -248,13 +252,13 @@ def new_phase_rows(*, match: Match, closed: Phase | None, opened: Phase | None,
         candidates.append(row)
         if wants(seat.user, kind, seat=seat, awaited=mine):
             rows.append(row)
-    if CHANNELS and candidates:
+    if candidates:
         rows += channel_rows(candidates, seats, match=match, event="", phase=opened)
     if coalesce and rows:
         rows = _coalesce(match, rows, now or timezone_now())
-    if CHANNELS:  # the match's own targets: not a reader's, never coalesced per reader
-        rows += channel_rows([], seats, match=match, event="phase_opened", phase=opened,
-                             closed=closed)
+    # the match's own targets: not a reader's, never coalesced per reader
+    rows += channel_rows([], seats, match=match, event="phase_opened", phase=opened,
+                         closed=closed)
     return rows
 
 
@@ -341,12 +345,6 @@ class Decision:
 
 SEND = Decision()
 
-#: Apps beside the framework hold back sends without ``games`` importing them: each hook
-#: takes (rows, now) and returns ``{row id: reason}`` for the rows it vetoes (the players
-#: app: no phase emails while the reader is away).
-SEND_VETOES: list[Callable[[list[Notification], datetime], dict[int, str]]] = []
-
-
 def send_decisions(rows: list[Notification], *, now: datetime) -> dict[int, Decision]:
     """The policy at send time, for a whole batch in a few queries.
 
@@ -377,8 +375,10 @@ def send_decisions(rows: list[Notification], *, now: datetime) -> dict[int, Deci
         seen = presence.seen_at([(r.match_id, r.recipient_id) for r in coalesced], now=now)
     window = timedelta(seconds=settings.EMAIL_ON_PAGE_SECONDS)
     vetoed: dict[int, str] = {}
-    for veto in SEND_VETOES:
-        vetoed.update(veto(rows, now))
+    for app in registry.all_apps():  # other apps hold some back (players: the reader is away)
+        if app.send_veto is not None:
+            vetoed.update(app.send_veto(rows, now))
+    plugged = channels()
     out: dict[int, Decision] = {}
     for row in rows:
         if row.pk in vetoed:
@@ -389,7 +389,7 @@ def send_decisions(rows: list[Notification], *, now: datetime) -> dict[int, Deci
             out[row.pk] = Decision(skip="no longer seated")
             continue
         if row.channel != "email":
-            channel = CHANNELS.get(row.channel)
+            channel = plugged.get(row.channel)
             if channel is None or not channel.wanted(row, seat):
                 out[row.pk] = Decision(skip="preferences")
                 continue
