@@ -23,7 +23,8 @@ self.addEventListener("activate", function (event) {
 });
 
 self.addEventListener("fetch", function (event) {
-  if (event.request.mode !== "navigate") return;
+  // only page loads (GET): a form's POST goes to the network untouched
+  if (event.request.mode !== "navigate" || event.request.method !== "GET") return;
   event.respondWith(fetch(event.request).catch(function () {
     return caches.match(OFFLINE_URL);
   }));
