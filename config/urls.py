@@ -26,6 +26,7 @@ urlpatterns = [
     path("players/", include("players.urls")),
     path("", include("games.urls")),
     path("", include("press.urls")),
+    path("", include("reach.urls")),  # /manifest.webmanifest, /sw.js, /api/push/…, /api/webhooks/
 ]
 # A game's own screens (optional: a game whose pages are all the framework's has no urls.py)
 urlpatterns += [path(f"{app}/", include(f"{app}.urls")) for app in settings.GAME_APPS

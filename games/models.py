@@ -251,7 +251,8 @@ class DiaryEntry(models.Model):
 
 
 class Notification(models.Model):
-    """The email outbox: created with the event that caused it, sent after commit.
+    """The outbox (email, and the channels other apps plug in): created with the event that
+    caused it, sent after commit.
 
     A sender claims a row by setting ``claimed_until`` (a lease); ``sent_at`` is written
     only after the SMTP server accepted the message. A lease that expires (the sender
@@ -288,6 +289,11 @@ class Notification(models.Model):
     held_at = models.DateTimeField(null=True, blank=True, help_text=(
         "Held after a restore (manage.py mail_hold): it may have gone out before the "
         "outage; sent only once the director releases it."))
+    channel = models.CharField(max_length=10, default="email", help_text=(
+        "How it leaves: email, or a channel another app plugs in "
+        "(AppHooks.channels: push, webhook)."))
+    target_id = models.PositiveBigIntegerField(null=True, blank=True, help_text=(
+        "The channel's own target (a push subscription, a webhook); empty for email."))
 
     class Meta:
         ordering = ["-created_at"]

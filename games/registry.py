@@ -77,6 +77,9 @@ class AppHooks:
       ``email_categories``: ``{kind: preference category}`` its unsubscribe links turn off.
     - ``digest_lines(notification, sections, lang)``: add lines to the daily digest.
     - ``send_veto(notifications, now) -> {notification_id: reason}``: hold some back.
+    - ``channels``: ways out besides email, each a
+      ``games.services.notifications.Channel`` (reach: web push, webhooks); their rows are
+      outbox rows like emails.
 
     Early close (``games.selectors``):
 
@@ -98,6 +101,7 @@ class AppHooks:
     digest_lines: Callable[[Any, list[dict[str, Any]], str], None] | None = None
     send_veto: Callable[[list[Any], Any], Mapping[int, str]] | None = None
     away_seats: Callable[[int, dict[int, int], Any], set[int]] | None = None
+    channels: tuple[Any, ...] = ()
     periodic: tuple[PeriodicJob, ...] = ()
 
 

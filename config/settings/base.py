@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "games",
     "players",
     "press",
+    "reach",
     "bench",  # the benches' management commands only: no models, URLs or templates
 ]
 # The game apps, the one list of games: each registers its engine with games.registry in
@@ -300,6 +301,23 @@ EMAIL_RETRY_HOURS = env_int("EMAIL_RETRY_HOURS", 24)
 EMAIL_DRAIN_TASKS = env_int("EMAIL_DRAIN_TASKS", 4)
 EMAIL_QUIET_MINUTES = env_int("EMAIL_QUIET_MINUTES", 10)
 EMAIL_ON_PAGE_SECONDS = env_int("EMAIL_ON_PAGE_SECONDS", 120)
+
+# Push, webhooks, calendar (reach/, docs/notifications.md). The VAPID key pair signs web
+# pushes: VAPID_PRIVATE_KEY (or VAPID_PRIVATE_KEY_FILE), a PEM or a base64url key; the
+# embedded server makes one in var/vapid_private.pem, production never does (no key: no
+# push). NOTIFY_ALLOW_LOOPBACK lets push endpoints and webhooks be on this machine (the
+# embedded server and tests); never in production (config/settings/production.py).
+from reach.vapid import dev_vapid_key  # noqa: E402
+
+VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "") or dev_vapid_key(
+    VAR_DIR / "vapid_private.pem", create=EMBEDDED)
+VAPID_SUBJECT = env_str("VAPID_SUBJECT", "")  # mailto:… ; default: DEFAULT_FROM_EMAIL's address
+NOTIFY_ALLOW_LOOPBACK = env_bool("NOTIFY_ALLOW_LOOPBACK", EMBEDDED)
+NOTIFY_TIMEOUT_SECONDS = env_int("NOTIFY_TIMEOUT_SECONDS", 5)
+NOTIFY_CONCURRENCY = env_int("NOTIFY_CONCURRENCY", 8)  # posts in flight per sending process
+WEBHOOK_MAX_FAILURES = env_int("WEBHOOK_MAX_FAILURES", 5)
+MAX_PUSH_SUBSCRIPTIONS = env_int("MAX_PUSH_SUBSCRIPTIONS", 10)  # per user
+MAX_WEBHOOKS = env_int("MAX_WEBHOOKS", 10)  # per user
 
 # Security: safe defaults, tightened further in production by environment.
 # Sessions read from the cache (Redis when configured) and written through to the

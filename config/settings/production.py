@@ -48,3 +48,16 @@ if globals()["EMAIL_BACKEND"] in NOT_DELIVERING_BACKENDS:  # set by base from EM
     raise ImproperlyConfigured("Set EMAIL_URL for production (smtp://host:port or "
                                "smtps://user:password@host:465): the console backend would "
                                "print password-reset links to the log.")
+
+# Push and webhooks (reach/): never to this machine or a private network, whatever the
+# environment says; the VAPID key only from the environment (never made here: a new key
+# would orphan every browser's subscription), and a key given must be valid.
+NOTIFY_ALLOW_LOOPBACK = False
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", "")
+if VAPID_PRIVATE_KEY:
+    from reach.vapid import load as _vapid_load
+
+    try:
+        _vapid_load(VAPID_PRIVATE_KEY)
+    except ValueError as _exc:
+        raise ImproperlyConfigured(str(_exc)) from None

@@ -35,3 +35,7 @@ SITE_URL = "http://testserver"
 SESSION_END_CHECK_SECONDS = None
 ALLOWED_HOSTS = ["*"]
 DEBUG = False
+# Push and webhooks to the tests' own receivers on loopback; a key made for this run.
+NOTIFY_ALLOW_LOOPBACK = True
+VAPID_PRIVATE_KEY = os.environ.setdefault("PBW_TEST_VAPID_KEY", __import__(
+    "reach.vapid", fromlist=["new_private_pem"]).new_private_pem())

@@ -35,7 +35,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Protocol
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -134,6 +134,62 @@ def seat_email_mode_set(*, seat: Seat, mode: str) -> Seat:
     return seat
 
 
+class Channel(Protocol):
+    """A way out besides email, plugged in by another app (``reach``: web push, webhooks)
+    through ``AppHooks.channels``. Its rows are ``Notification`` rows with ``channel =
+    name``: the same outbox, leases, retries, away periods (the apps' ``send_veto``) and
+    coalescing as email.
+
+    - ``rows_for(candidates, seats)``: the rows this channel adds for one event, given the
+      rows the event would make for every reader whatever their email preference
+      (``candidates``, unsaved, channel ``email``) and ``{user id: seat}``;
+    - ``match_rows(match=, event=, phase=, closed=)``: rows for the match's own targets
+      (a group's per-match webhook): ``event`` is ``phase_opened``, ``match_started`` or
+      ``match_finished``;
+    - ``wanted(row, seat)``: the reader's preference at send time (like :func:`wants`);
+    - ``deliver(rows, now, record)``: send each row and call ``record(row, verdict,
+      reason)`` as soon as its fate is known (``"sent"``, ``"skip"``, ``"retry"`` or
+      ``"failed"``); the outbox writes it at once (``games.services.outbox``).
+    """
+
+    name: str
+
+    def rows_for(self, candidates: list[Notification],
+                 seats: dict[int, Seat]) -> list[Notification]: ...
+
+    def match_rows(self, *, match: Match, event: str, phase: Phase | None,
+                   closed: Phase | None) -> list[Notification]: ...
+
+    def wanted(self, row: Notification, seat: Seat | None) -> bool: ...
+
+    def deliver(self, rows: list[Notification], now: datetime,
+                record: Callable[[Notification, str, str], None]) -> None: ...
+
+
+def channels() -> dict[str, Channel]:
+    """The channels besides email the registered apps plug in, by name (``reach``: ``push``
+    and ``webhook``)."""
+    return {channel.name: channel for app in registry.all_apps() for channel in app.channels}
+
+
+def channel_rows(candidates: list[Notification], seats: list[Seat], *, match: Match,
+                 event: str, phase: Phase | None = None,
+                 closed: Phase | None = None) -> list[Notification]:
+    """Every plugged-in channel's rows for one event: the readers' (from ``candidates``)
+    and the match's own targets."""
+    plugged = channels()
+    if not plugged:
+        return []
+    by_user = {seat.user_id: seat for seat in seats}
+    rows: list[Notification] = []
+    for channel in plugged.values():
+        if candidates:
+            rows += channel.rows_for(candidates, by_user)
+        if event:
+            rows += channel.match_rows(match=match, event=event, phase=phase, closed=closed)
+    return rows
+
+
 def notification_create(*, recipient, kind: str, match: Match | None = None,
                         phase: Phase | None = None, payload: dict[str, Any] | None = None,
                         check_preferences: bool = True) -> Notification | None:
@@ -178,27 +234,35 @@ def new_phase_rows(*, match: Match, closed: Phase | None, opened: Phase | None,
     if opened is None:
         if closed is not None and closed.deadline_at is None:
             return rows  # a solo game ends while its player watches: no email
-        for seat in seats:
-            if wants(seat.user, K.MATCH_FINISHED):
-                rows.append(Notification(recipient=seat.user, kind=K.MATCH_FINISHED, match=match,
-                                         phase=closed, payload=payload))
-        return rows
+        candidates = [Notification(recipient=seat.user, kind=K.MATCH_FINISHED, match=match,
+                                   phase=closed, payload=payload) for seat in seats]
+        rows = [row for row in candidates if wants(row.recipient, K.MATCH_FINISHED)]
+        return rows + channel_rows(candidates, seats, match=match, event="match_finished",
+                                   closed=closed)
     if opened.deadline_at is None:
         return rows  # solo steps without a deadline: no email per step
     awaited = set(opened.awaited)
     seated = {s.number for s in seats}
     partial = bool(awaited) and awaited < seated
     coalesce = coalesces(match.game)
+    candidates = []
     for seat in seats:
         mine = seat.number in awaited
         if coalesce and not mine:
             continue  # an ask that does not await this player is none of their business
         kind = K.YOUR_TURN if partial and mine else K.NEW_PHASE
+        row = Notification(recipient=seat.user, kind=kind, match=match, phase=opened,
+                           payload={**payload, "seat": seat.number, "awaited": mine})
+        candidates.append(row)
         if wants(seat.user, kind, seat=seat, awaited=mine):
-            rows.append(Notification(recipient=seat.user, kind=kind, match=match, phase=opened,
-                                     payload={**payload, "seat": seat.number, "awaited": mine}))
+            rows.append(row)
+    if candidates:
+        rows += channel_rows(candidates, seats, match=match, event="", phase=opened)
     if coalesce and rows:
         rows = _coalesce(match, rows, now or timezone_now())
+    # the match's own targets: not a reader's, never coalesced per reader
+    rows += channel_rows([], seats, match=match, event="phase_opened", phase=opened,
+                         closed=closed)
     return rows
 
 
@@ -217,15 +281,16 @@ def _coalesce(match: Match, rows: list[Notification], now: datetime) -> list[Not
                                           kind__in=[K.NEW_PHASE, K.YOUR_TURN])
               .filter(Q(sent_at__isnull=True, failed_at__isnull=True)
                       | Q(sent_at__gte=now - quiet, error=""))
-              .values("recipient_id")
+              .values("recipient_id", "channel", "target_id")
               .annotate(last_sent=Max("sent_at"),
                         waiting=Max("pk", filter=Q(sent_at__isnull=True,
                                                    failed_at__isnull=True))))
-    by_user = {r["recipient_id"]: r for r in recent}
+    # per reader and channel (and the channel's target): a push waiting holds no email
+    by_user = {(r["recipient_id"], r["channel"], r["target_id"]): r for r in recent}
     seen = presence.seen_at([(match.pk, u) for u in users], now=now)
     out = []
     for row in rows:
-        info = by_user.get(row.recipient_id)
+        info = by_user.get((row.recipient_id, row.channel, row.target_id))
         if info and info["waiting"]:
             continue
         hold = now
@@ -247,9 +312,13 @@ def notify_new_phase(*, match: Match, closed: Phase | None, opened: Phase | None
 
 
 def notify_match_started(*, match: Match, phase: Phase | None) -> int:
-    rows = [Notification(recipient=seat.user, kind=K.MATCH_STARTED, match=match, phase=phase,
-                         payload={"phase_id": phase.pk if phase else None, "seat": seat.number})
-            for seat in _active_seats(match) if wants(seat.user, K.MATCH_STARTED)]
+    seats = _active_seats(match)
+    candidates = [Notification(recipient=seat.user, kind=K.MATCH_STARTED, match=match,
+                               phase=phase, payload={"phase_id": phase.pk if phase else None,
+                                                     "seat": seat.number})
+                  for seat in seats]
+    rows = [row for row in candidates if wants(row.recipient, K.MATCH_STARTED)]
+    rows += channel_rows(candidates, seats, match=match, event="match_started", phase=phase)
     return len(notifications_create_bulk(rows))
 
 
@@ -313,6 +382,7 @@ def send_decisions(rows: list[Notification], *, now: datetime) -> dict[int, Deci
     for app in registry.all_apps():  # other apps hold some back (players: the reader is away)
         if app.send_veto is not None:
             vetoed.update(app.send_veto(rows, now))
+    plugged = channels()
     out: dict[int, Decision] = {}
     for row in rows:
         if row.pk in vetoed:
@@ -322,13 +392,18 @@ def send_decisions(rows: list[Notification], *, now: datetime) -> dict[int, Deci
         if row.kind in (K.NEW_PHASE, K.YOUR_TURN) and row.match_id and seat is None:
             out[row.pk] = Decision(skip="no longer seated")
             continue
-        if row.kind == K.MATCH_NEWS:
+        if row.channel != "email":
+            channel = plugged.get(row.channel)
+            if channel is None or not channel.wanted(row, seat):
+                out[row.pk] = Decision(skip="preferences")
+                continue
+        elif row.kind == K.MATCH_NEWS:
             from games.services.news import news_wanted
 
             out[row.pk] = SEND if news_wanted(row.recipient, row.payload, seat=seat) else \
                 Decision(skip="preferences")
             continue
-        if not wants(row.recipient, row.kind, seat=seat, awaited=row.payload.get("awaited")):
+        elif not wants(row.recipient, row.kind, seat=seat, awaited=row.payload.get("awaited")):
             out[row.pk] = Decision(skip="preferences")
             continue
         if row.pk not in coalesced_ids:
@@ -354,7 +429,8 @@ def send_decisions(rows: list[Notification], *, now: datetime) -> dict[int, Deci
 def notifications_failed_for(user, *, days: int = 30, limit: int = 20) -> list[Notification]:
     """The reader's emails that failed for good lately (shown on the profile page)."""
     since = timezone_now() - timedelta(days=days)
-    return list(Notification.objects.filter(recipient=user, failed_at__gte=since)
+    return list(Notification.objects.filter(recipient=user, failed_at__gte=since,
+                                            channel="email")
                 .select_related("match").order_by("-failed_at")[:limit])
 
 

@@ -193,11 +193,13 @@ def notifications_send_batch(*, ids: list[int] | None = None, limit: int | None 
     for row in rows:
         if row.match_id is not None:
             row.match = matches[row.match_id]
-    emails.prefetch(rows)
-    unsubscribe.prefetch_tokens([row.recipient for row in rows],
-                                kinds_for=[(row.recipient, row.kind) for row in rows])
+    mail = [row for row in rows if row.channel == "email"]
+    emails.prefetch(mail)
+    unsubscribe.prefetch_tokens([row.recipient for row in mail],
+                                kinds_for=[(row.recipient, row.kind) for row in mail])
     decisions = notifications.send_decisions(rows, now=now)
     ready: list[tuple[Notification, object]] = []
+    others: dict[str, list[Notification]] = {}
     for row in rows:
         decision = decisions[row.pk]
         if decision.skip:
@@ -210,6 +212,9 @@ def notifications_send_batch(*, ids: list[int] | None = None, limit: int | None 
                 claimed_until=None, next_attempt_at=decision.hold_until,
                 attempts=F("attempts") - 1)
             continue
+        if row.channel != "email":  # push, webhook: the channel's own sender, below
+            others.setdefault(row.channel, []).append(row)
+            continue
         try:
             message = emails.build(row)
         except Exception as exc:  # noqa: BLE001 - one broken template must not stop the batch
@@ -220,7 +225,45 @@ def notifications_send_batch(*, ids: list[int] | None = None, limit: int | None 
         ready.append((row, message))
     if ready:
         _deliver(ready, now, report)
+    for name, channel_rows in others.items():
+        _deliver_channel(name, channel_rows, now, report)
     return report
+
+
+def _deliver_channel(name: str, rows: list[Notification], now: datetime,
+                     report: BatchReport) -> None:
+    """Rows of a plugged-in channel (``AppHooks.channels``): it sends, and records
+    each verdict the moment it has it, as email does (sent: marked at once, so a killed
+    sender re-sends only what was in flight; retry with backoff; failed; skipped)."""
+    channel = notifications.channels().get(name)
+    if channel is None:
+        _retry_or_fail(rows, f"no channel {name!r} installed", now, report)
+        return
+    recorded: set[int] = set()
+    with _marker() as mark:
+        def record(row: Notification, verdict: str, reason: str = "") -> None:
+            recorded.add(row.pk)
+            if verdict == "sent":
+                mark(row)
+                report.sent.append(row.pk)
+            elif verdict == "skip":
+                Notification.objects.filter(pk=row.pk).update(
+                    sent_at=now, claimed_until=None, error=(SKIPPED_PREFIX + reason)[:2000])
+                report.skipped.append(row.pk)
+            elif verdict == "failed":
+                Notification.objects.filter(pk=row.pk).update(
+                    failed_at=now, claimed_until=None, error=reason[:2000])
+                report.failed.append(row.pk)
+                log.warning("notification %s (%s) refused for good: %s", row.pk, name, reason)
+            else:
+                _retry_or_fail([row], reason or "retry", now, report)
+
+        try:
+            channel.deliver(rows, now, record)
+        except Exception as exc:  # noqa: BLE001 - a broken channel must not stop the batch
+            log.exception("channel %s failed on a batch", name)
+            _retry_or_fail([r for r in rows if r.pk not in recorded], f"{name}: {exc!r}",
+                           now, report)
 
 
 def _deliver(ready: list[tuple[Notification, object]], now: datetime,

@@ -28,7 +28,7 @@ LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 ENGINE_FORBIDDEN = ["django", "celery", "redis", "psycopg", "games", "accounts", "config",
                     "players", "press"]
 #: the apps beside the framework: they plug in through games.registry, never imported by games
-PLUGGED_APPS = ["players", "press"]
+PLUGGED_APPS = ["players", "press", "reach"]
 #: tooling that may import everything and that nothing in production imports
 TOOLING_APPS = ["bench"]
 GAMES_LAYERS = [

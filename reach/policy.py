@@ -1,0 +1,124 @@
+"""One policy for every channel: which readers' rows a push or webhook channel makes for an
+event, and what it checks again at send time. Email's own rules (``games.services.
+notifications``) stay the reference; this module applies the same ones to the other
+channels:
+
+- per user and channel the same modes as phase emails (``ChannelPrefs.push_mode`` /
+  ``webhook_mode``: "when it's my move", "every phase", "off"); match start and end come
+  unless the mode is off;
+- a match set to "off" for this player (``Seat.email_mode``, the per-match setting on the
+  match page) mutes every channel for that match;
+- away periods (``players``' send veto) and coalescing of ask-based games apply to these
+  rows as to email, since they are outbox rows of the same kinds;
+- a player on the match page gets nothing (:func:`send_veto`: skipped, in every game);
+- a target removed or disabled meanwhile: skipped.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Iterable
+
+from games.lib import presence
+from games.models import Notification, Seat
+
+from reach.models import ChannelPrefs, Mode, PushSubscription, Webhook
+
+K = Notification.Kind
+PHASE_KINDS = {K.NEW_PHASE, K.YOUR_TURN}
+READER_KINDS = PHASE_KINDS | {K.MATCH_STARTED, K.MATCH_FINISHED}
+#: a match's own webhook (the group's channel): public news only
+GROUP_KINDS = {"group_phase": "phase_opened", "group_start": "match_started",
+               "group_end": "match_finished"}
+EVENT_KIND = {event: kind for kind, event in GROUP_KINDS.items()}
+
+
+def kind_wanted(mode: str, kind: str, awaited: bool | None, seat: Seat | None) -> bool:
+    """Whether a reader in ``mode`` hears of ``kind`` through this channel."""
+    if mode == Mode.OFF or (seat is not None and seat.email_mode == "off"):
+        return False
+    if kind in PHASE_KINDS:
+        if awaited is None:
+            awaited = kind == K.YOUR_TURN
+        return mode == Mode.PER_PHASE or awaited
+    return kind in READER_KINDS
+
+
+def reader_rows(channel: str, candidates: list[Notification],
+                seats: dict[int, Seat]) -> list[Notification]:
+    """The rows of ``channel`` for ``candidates`` (one per reader of an event, unsaved):
+    one per wanted target (each of the reader's subscriptions, each of their own enabled
+    webhooks). One query."""
+    users = {c.recipient_id for c in candidates if c.kind in READER_KINDS}
+    if not users:
+        return []
+    targets: dict[int, list[tuple[int, str]]] = {}
+    if channel == "push":
+        found: Iterable[tuple[int, int, Any]] = PushSubscription.objects.filter(
+            user_id__in=users).values_list("user_id", "pk", "user__channel_prefs__push_mode")
+    else:
+        found = Webhook.objects.filter(user_id__in=users, match__isnull=True,
+                                       disabled_at__isnull=True).values_list(
+            "user_id", "pk", "user__channel_prefs__webhook_mode")
+    for user_id, pk, mode in found:
+        targets.setdefault(user_id, []).append((pk, mode or Mode.MY_MOVE))
+    rows = []
+    for c in candidates:
+        for pk, mode in targets.get(c.recipient_id, ()):
+            if kind_wanted(mode, c.kind, c.payload.get("awaited"), seats.get(c.recipient_id)):
+                rows.append(Notification(recipient=c.recipient, kind=c.kind, match=c.match,
+                                         phase=c.phase, payload=c.payload, channel=channel,
+                                         target_id=pk, next_attempt_at=c.next_attempt_at))
+    return rows
+
+
+def send_veto(rows: list[Notification], now: datetime) -> dict[int, str]:
+    """``AppHooks.send_veto`` of reach, for push and webhook rows: the
+    target gone or disabled; the reader on the match page. Also reads, for the whole
+    batch in two queries, each row's target and the reader's mode (kept on the row for
+    :func:`wanted` and the senders)."""
+    mine = [r for r in rows if r.channel in ("push", "webhook")]
+    if not mine:
+        return {}
+    subs = PushSubscription.objects.in_bulk(
+        [r.target_id for r in mine if r.channel == "push"])
+    hooks = Webhook.objects.in_bulk([r.target_id for r in mine if r.channel == "webhook"])
+    prefs = {p.user_id: p for p in ChannelPrefs.objects.filter(
+        user_id__in={r.recipient_id for r in mine})}
+    phase_rows = [r for r in mine if r.kind in PHASE_KINDS and r.match_id]
+    seen = presence.seen_at([(r.match_id, r.recipient_id) for r in phase_rows], now=now)
+    out: dict[int, str] = {}
+    for row in mine:
+        target = (subs if row.channel == "push" else hooks).get(row.target_id)
+        if target is None:
+            out[row.pk] = "the target was removed"
+            continue
+        if row.channel == "webhook" and target.disabled_at is not None:
+            out[row.pk] = "the webhook is disabled"
+            continue
+        row.__dict__["_reach_target"] = target
+        pref = prefs.get(row.recipient_id)
+        row.__dict__["_reach_mode"] = (
+            (pref.push_mode if row.channel == "push" else pref.webhook_mode)
+            if pref else Mode.MY_MOVE)
+        if row.kind in PHASE_KINDS and (row.match_id, row.recipient_id) in seen:
+            out[row.pk] = "the player is on the page"
+    return out
+
+
+def wanted(row: Notification, seat: Seat | None) -> bool:
+    """The reader's preference at send time (the mode :func:`send_veto` read)."""
+    if row.kind in GROUP_KINDS:
+        return True
+    mode = row.__dict__.get("_reach_mode", Mode.MY_MOVE)
+    return kind_wanted(mode, row.kind, row.payload.get("awaited"), seat)
+
+
+def target_of(row: Notification) -> Any:
+    """The subscription or webhook :func:`send_veto` found for ``row``."""
+    target = row.__dict__.get("_reach_target")
+    if target is None:
+        model = PushSubscription if row.channel == "push" else Webhook
+        target = model.objects.filter(pk=row.target_id).first()
+        row.__dict__["_reach_target"] = target
+    return target
