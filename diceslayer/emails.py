@@ -1,7 +1,8 @@
 """The challenge email: the challenged player hears about a versus challenge.
 
 Kind ``challenge`` on the framework's outbox (``games.Notification``; like press's
-``message`` kind it is a game's own, plugged in by :func:`register`). A challenge waits for
+``message`` kind it is a game's own, plugged in through ``AppHooks`` in ``diceslayer/apps.py``;
+its templates are ``diceslayer/templates/emails/challenge-*``). A challenge waits for
 its opponent's answer as a move does, so it follows the reader's phase-email policy: sent
 for "when it's my move" and "every phase", not for the daily digest or "off" (the
 challenge is on their home page and the match page), and its one-click link turns phase

@@ -1,6 +1,6 @@
 """One function per notification kind: build the email for an outbox row (docs/style.md §10).
 
-Templates come in triples, ``templates/emails/<kind>-subject.txt``, ``-body.txt`` and
+Templates come in triples, ``emails/<kind>-subject.txt``, ``-body.txt`` and
 ``-body.html``. Every email carries a signed one-click unsubscribe link (``games.lib.
 unsubscribe``) in the body and in ``List-Unsubscribe`` / ``List-Unsubscribe-Post``
 headers (RFC 8058). Diary lines come from ``selectors.diary_for_seat`` — the reader's own
