@@ -5,6 +5,8 @@ policy; a challenge answered before its email goes out sends nothing."""
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
+from django.urls import reverse
 
 from accounts.models import Profile
 from diceslayer import services
@@ -27,8 +29,12 @@ def test_the_challenged_player_gets_an_email_with_the_link_to_answer(
     assert mail.subject == "alice challenges you to Dice Slayer"
     html = mail.alternatives[0][0]
     assert "Hello bob," in mail.body and "alice challenges you" in mail.body
-    assert "Accept or decline by" in mail.body and match_url(match) in mail.body
-    assert f'href="{match_url(match)}"' in html
+    # the game's own page, where the challenged player (not seated yet) can answer; the
+    # generic match page is for the seated (issue 23: it was a 404 for them)
+    answer = settings.SITE_URL + reverse("diceslayer:play", args=[match.pk])
+    assert "Accept or decline by" in mail.body and answer in mail.body
+    assert match_url(match) + " " not in mail.body
+    assert f'href="{answer}"' in html
     assert mail.extra_headers["List-Unsubscribe"].startswith("<http")
     assert not _to(mailoutbox, alice)
 

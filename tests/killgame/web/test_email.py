@@ -71,3 +71,26 @@ def test_a_batch_shares_the_body_and_gives_each_reader_only_their_own_parts(
         assert f"You are in {other}" not in text + html
         assert "PBWREADER" not in text + html
         assert max(len(line.encode()) for line in html.splitlines()) <= 500
+
+
+def test_a_closed_zone_reads_the_right_phase_words(db):
+    """Issue 23: an Action-phase email told a player to "leave it in this Tactical phase"."""
+    from games import selectors
+    from games.registry import get_rules
+    from killgame.pages import now_lines
+
+    match, users = kg_match(3)
+    alice, bob, carol = users
+    for user, zone in ((alice, "ponte_ovest"), (bob, "ponte_ovest"), (carol, "cave_sud_est")):
+        submit(match, user, {"type": "start_zone", "zone": zone})
+    close_phase(match)  # the Action phase of turn 1
+    match.refresh_from_db()
+    engine = get_rules("killgame")
+    seat = seat_of(match, alice).number
+    view = engine.player_view(engine.load(match.state), seat)
+    view = dict(view) if isinstance(view, dict) else view
+    assert view["phase"] == "action"
+    view["zone"] = {**view["zone"], "closed": True}
+    lines = now_lines(view, selectors.seat_names(match))
+    assert "Your zone is closed: leave it in the next Tactical phase." in lines
+    assert not any("this Tactical phase" in line for line in lines)
