@@ -180,7 +180,7 @@ def test_tactical_orders(db):
     # a turn-1 form posted now (an old tab): its control is gone, the error is on top
     match.refresh_from_db()
     _assert_refused(post_order(c, match, {"kind": "start_zone", "start_zone": "ceppo"}), match,
-                    "kind", 422, "not allowed in this turn")
+                    "kind", 409, "turn 1 only")
 
 
 # --- action ----------------------------------------------------------------------------
@@ -207,8 +207,8 @@ def test_action_orders(db):
     # grenade in turn 1 → NOT_ALLOWED_THIS_TURN shown at the grenade control
     match.refresh_from_db()
     _assert_refused(post_order(c, match, {"kind": "grenade", "grenade_zone": "ceppo"}), match,
-                    "grenade", 422)
-    _assert_refused(post_order(c, match, {"kind": "shout"}), match, "shout", 422)
+                    "grenade", 409, "from turn 2")
+    _assert_refused(post_order(c, match, {"kind": "shout"}), match, "shout", 409)
     _assert_refused(post_order(c, match, {"kind": "wear"}), match, "wear_items", 400)
     assert post_order(c, match, {"kind": "wear", "wear_items": ["vest", "amulet"]}).status_code == 302
     # CHECK is refused outside CHECK mode
