@@ -451,6 +451,8 @@ def order_choices(view: Mapping[str, Any], names: Mapping[int, str],
     forms["attack"] = {"weapons": weapons, "targets": people, "smoked": smoked,
                        "presences": roster_view.get("presences", 0)}
     bomb_zones = [z for z in open_zones if not (k_on and z == central)]
+    # §19: grenade, C4 and the shout are refused in turn 1: their controls say so, disabled
+    forms["from_turn_2"] = T < 2
     forms["grenade"] = {"have": items.get("grenade", 0),
                         "zones": [{"id": z, "name": zname(z)} for z in bomb_zones]}
     adj = zones[here]["adjacent"] if here else []
