@@ -173,6 +173,9 @@ class ConfigField:
     choices: tuple[tuple[str, str], ...] = ()
     min: int | None = None
     max: int | None = None
+    house_rule: bool = False
+    """A constant the rules fix (Kill Game's "no" rows of §3): forms offer it collapsed under
+    "House rules" with its default, apart from the match's real choices."""
 
 
 class RulesEngine(Protocol):
