@@ -21,7 +21,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 
 from killgame.engine import catalogue as cat
-from killgame.engine.describe import ITEM_NAMES
+from killgame.engine.describe import ITEM_NAMES, counted
 from killgame.services import BUILTIN_GRID, layout
 
 BOARD_TEMPLATE = "killgame/board.html"
@@ -607,8 +607,8 @@ def now_lines(view: Mapping[str, Any] | None, names: Mapping[int, str],
     zone = roster(view, names)
     if zone:
         if zone["people"] is None:
-            out.append(f"You are in {zone['name']}: the smoke hides {zone['presences']} "
-                       f"presence(s).")
+            out.append(f"You are in {zone['name']}: the smoke hides "
+                       f"{counted(zone['presences'], 'presence', 'presences')}.")
         else:
             who = [p["name"] for p in zone["people"]] + (["a monster"] if zone["monster"] else [])
             out.append(f"You are in {zone['name']} with " + (", ".join(who) or "nobody") + ".")
@@ -622,14 +622,15 @@ def now_lines(view: Mapping[str, Any] | None, names: Mapping[int, str],
             out.append(f"The market is {m['regime']} today; you may buy "
                        f"{m['purchases_left']} more and have {m['coins']} coins.")
         if f["medkit"]["have"]:
-            out.append(f"You have {f['medkit']['have']} medkit(s).")
+            out.append(f"You have {counted(f['medkit']['have'], 'medkit', 'medkits')}.")
         if f["antidote"]["needed"] and f["antidote"]["have"]:
             out.append("You are poisoned and have an antidote.")
     else:
         weapons = ", ".join(w["name"] for w in f["attack"]["weapons"] if not w["reloading"])
         out.append(f"You can attack with: {weapons}.")
         if f["grenade"]["have"] or f["c4"]["have"]:
-            out.append(f"Explosives: {f['grenade']['have']} grenade(s), {f['c4']['have']} C4.")
+            out.append(f"Explosives: {counted(f['grenade']['have'], 'grenade', 'grenades')}, "
+                       f"{f['c4']['have']} C4.")
         if f["shout"]["allowed"]:
             out.append(f"You can shout a challenge (persuasion {f['shout']['persuasion']}%).")
     if view.get("next_to_close"):

@@ -38,7 +38,8 @@ def kg_board(context: Any) -> dict[str, Any]:
 def diary_parts(groups: Any, names: Any) -> dict[str, Any]:
     """The reader's diary by turn then phase (newest first), and the public feed (newest
     first), from ``(turn, rows)`` groups; names put in place of player ids."""
-    turns, feed = [], []
+    turns: list[dict[str, Any]] = []
+    feed: list[dict[str, Any]] = []
     for turn, rows in groups:
         phases: list[dict[str, Any]] = []
         for row in rows:
