@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import zoneinfo
 from functools import lru_cache
+from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -16,11 +17,22 @@ from config.textclean import clean_name
 MAX_REMINDER_HOURS = 72
 
 
+TIMEZONE_REGIONS = ("Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic",
+                    "Australia", "Europe", "Indian", "Pacific")
+
+
 @lru_cache(maxsize=1)
-def timezone_choices() -> list[tuple[str, str]]:
-    """Every IANA zone name zoneinfo knows, sorted, for a select."""
-    names = sorted(n for n in zoneinfo.available_timezones() if "/" in n or n == "UTC")
-    return [(n, n.replace("_", " ")) for n in names]
+def timezone_choices() -> list[tuple[str, Any]]:
+    """Every IANA zone of a region, grouped by region for a select (``<optgroup>``), each
+    shown by its place ("Argentina / Buenos Aires" under America); UTC first. The old alias
+    names (``US/Eastern``, ``Etc/GMT+3``) are left out: each has a regional name."""
+    names = sorted(n for n in zoneinfo.available_timezones() if n.split("/")[0] in TIMEZONE_REGIONS)
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for n in names:
+        region, place = n.split("/", 1)
+        groups.setdefault(region, []).append((n, place.replace("_", " ").replace("/", " / ")))
+    return [("UTC", "UTC"), *((region, groups[region]) for region in TIMEZONE_REGIONS
+                              if region in groups)]
 
 
 class SignupForm(UserCreationForm):

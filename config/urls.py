@@ -8,6 +8,7 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
+from config.favicon import favicon
 from config.health import healthz
 from config.metrics import metrics
 from players import account_views
@@ -16,6 +17,7 @@ handler500 = "config.outage.server_error"  # a database outage is a 503, not a 5
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", favicon, name="favicon"),
     path("metrics", metrics, name="metrics"),  # Prometheus (docs/operations.md "Metrics")
     path("admin/", admin.site.urls),
     # accounts people control (players.account): beside accounts' own URLs

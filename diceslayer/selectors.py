@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import Any, Callable
 
 from django.db.models import Count, Max, Q, Sum
 
@@ -27,6 +27,28 @@ def daily_leaderboard(day: date, *, limit: int = LEADERBOARD_SIZE) -> list[Daily
     """Finished attempts of ``day``, best first (earlier finish breaks ties)."""
     return list(DailyAttempt.objects.filter(day=day, score__isnull=False)
                 .select_related("user").order_by("-score", "finished_at", "pk")[:limit])
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A leaderboard row with its rank: equal keys share a rank (1, 1, 3: "competition"
+    ranking), so a tie never looks like a win."""
+
+    rank: int
+    row: Any
+
+
+def ranked(rows: list[Any], *, key: Callable[[Any], Any]) -> list[Ranked]:
+    """``rows`` (already best first) with shared ranks for equal ``key``.
+
+    >>> [r.rank for r in ranked([5, 5, 3], key=lambda x: x)]
+    [1, 1, 3]
+    """
+    out: list[Ranked] = []
+    for i, row in enumerate(rows):
+        rank = out[-1].rank if out and key(out[-1].row) == key(row) else i + 1
+        out.append(Ranked(rank=rank, row=row))
+    return out
 
 
 def daily_players(day: date) -> int:

@@ -14,6 +14,7 @@ urlpatterns = [
     path("daily/play/", views.daily_play, name="daily-play"),
     path("daily/<str:day>/", views.daily, name="daily-day"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
+    path("rules/<slug:variant>/", views.rules, name="rules"),
     path("versus/new/", views.versus_new, name="versus-new"),
     path("versus/<int:match_id>/join/", views.versus_join, name="versus-join"),
     path("m/<int:match_id>/", views.play, name="play"),

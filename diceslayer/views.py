@@ -1,6 +1,8 @@
 """Dice Slayer's own screens: the game's home (solo, daily, versus, my games), the play
 page with its htmx board (pick, hint, scoring picks, poll), the replay, the daily and
-all-time leaderboards, and creating or joining a versus match.
+all-time leaderboards, the rules of each variant, and creating or joining a versus match.
+The home, the boards and the rules are public (a shared daily link opens without a login);
+playing needs one.
 
 Views are thin: lookup and permission in ``_get_match_for_user`` (a private game of
 someone else is a 404, as on the generic pages), the work in ``diceslayer.services``, the
@@ -60,13 +62,15 @@ def _flags(request: HttpRequest) -> tuple[bool, bool]:
 
 # --- home --------------------------------------------------------------------------------
 
-@login_required
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
+    """Public: a visitor reads what the game is, today's best and the rules; playing needs
+    a login (the buttons become "Log in to play")."""
     day = services.today()
+    signed_in = request.user.is_authenticated
     return render(request, "diceslayer/home.html", {
         "day": day, "attempt": selectors.daily_attempt(request.user, day),
-        "games": selectors.my_games(request.user),
+        "games": selectors.my_games(request.user) if signed_in else [],
         "open_games": selectors.open_versus_games(request.user),
         "top_today": selectors.daily_leaderboard(day, limit=5),
         "challenges": selectors.challenges_for_home(request.user),
@@ -105,10 +109,10 @@ def daily_play(request: HttpRequest) -> HttpResponse:
     return redirect("diceslayer:play", match_id=attempt.match_id)
 
 
-@login_required
 @require_GET
 def daily(request: HttpRequest, day: str | None = None) -> HttpResponse:
-    """A day's leaderboard (today's by default), with the player's own attempt."""
+    """A day's leaderboard (today's by default), with the player's own attempt; public, so
+    a shared daily link opens for anyone."""
     today = services.today()
     if day is None:
         when = today
@@ -121,18 +125,30 @@ def daily(request: HttpRequest, day: str | None = None) -> HttpResponse:
             raise Http404("No daily challenge on that day.")
     return render(request, "diceslayer/daily.html", {
         "day": when, "today": today, "is_today": when == today,
-        "rows": selectors.daily_leaderboard(when), "players": selectors.daily_players(when),
+        "rows": selectors.ranked(selectors.daily_leaderboard(when), key=lambda a: a.score),
+        "players": selectors.daily_players(when),
         "attempt": selectors.daily_attempt(request.user, when),
         "prev_day": when - datetime.timedelta(days=1),
         "next_day": when + datetime.timedelta(days=1) if when < today else None,
     })
 
 
-@login_required
 @require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
+    """Public: every player's best daily score, equal bests sharing a rank."""
     return render(request, "diceslayer/leaderboard.html",
-                  {"rows": selectors.alltime_leaderboard(), "today": services.today()})
+                  {"rows": selectors.ranked(selectors.alltime_leaderboard(), key=lambda r: r.best),
+                   "today": services.today()})
+
+
+@require_GET
+def rules(request: HttpRequest, variant: str) -> HttpResponse:
+    """Public: the rules of one variant (each is a separate game), linked from its boards."""
+    if variant not in pages.VARIANT_LABELS:
+        raise Http404("No such variant.")
+    return render(request, "diceslayer/rules.html", {
+        "variant": variant, "variant_label": pages.VARIANT_LABELS[variant],
+        "variants": list(pages.VARIANT_LABELS.items())})
 
 
 # --- versus ------------------------------------------------------------------------------

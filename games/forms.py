@@ -108,7 +108,9 @@ class MatchCreateForm(forms.Form):
     min_players = forms.IntegerField(label=_("Minimum players"))
     max_players = forms.IntegerField(label=_("Maximum players"))
     timezone = forms.ChoiceField(choices=timezone_choices, label=_("Match time zone"),
-                                 help_text=_("Scheduled deadlines follow this zone's wall clock."))
+                                 help_text=_("Scheduled deadlines follow this zone's wall clock."),
+                                 # site.js picks the browser's own zone on a fresh form
+                                 widget=forms.Select(attrs={"data-browser-tz": ""}))
     phase_hours = forms.IntegerField(
         required=False, min_value=1, max_value=24 * 14, label=_("Hours per phase"),
         help_text=_("Leave empty for the game's default schedule. In CHECK mode: the longest "
@@ -143,6 +145,8 @@ class MatchCreateForm(forms.Form):
         self.fields["min_players"].initial = game.min_seats
         self.fields["max_players"].initial = game.max_seats
         self.fields["timezone"].initial = settings.DEFAULT_MATCH_TIMEZONE
+        if self.is_bound:  # what the person chose stays chosen
+            self.fields["timezone"].widget.attrs.pop("data-browser-tz", None)
         full_schema = list(game.engine.config_schema())
         # a setting that is also a match field (players, time zone) is asked once, as the
         # match field, and copied into the config
@@ -169,7 +173,15 @@ class MatchCreateForm(forms.Form):
         return out
 
     def config_fields(self) -> list[forms.BoundField]:
-        return [self[CONFIG_PREFIX + s.key] for s in self.schema]
+        """The match's real choices (map, mode, budget…)."""
+        return [self[CONFIG_PREFIX + s.key] for s in self.schema if not s.house_rule]
+
+    def house_rule_fields(self) -> list[forms.BoundField]:
+        """Constants the rules fix (``ConfigField.house_rule``): offered apart, collapsed."""
+        return [self[CONFIG_PREFIX + s.key] for s in self.schema if s.house_rule]
+
+    def house_rules_have_errors(self) -> bool:
+        return any(f.errors for f in self.house_rule_fields())
 
     def match_fields(self) -> list[forms.BoundField]:
         return [self[n] for n in self.fields if not n.startswith(CONFIG_PREFIX)]

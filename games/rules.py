@@ -29,13 +29,18 @@ class RulesError(ValueError):
     """Base of every error an engine raises on purpose."""
 
     code = "RULES_ERROR"
+    status: int | None = None
+    """The HTTP status the game's rules give this refusal (e.g. a rules' error table
+    answering ``WRONG_PHASE`` with 409); ``None`` leaves the framework's default for the class."""
 
     def __init__(self, reason: str, *, code: str | None = None, field: str | None = None,
-                 details: Mapping[str, Any] | None = None) -> None:
+                 details: Mapping[str, Any] | None = None, status: int | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
         if code is not None:
             self.code = code
+        if status is not None:
+            self.status = status
         self.field = field
         self.details: dict[str, Any] = dict(details or {})
 
@@ -168,6 +173,9 @@ class ConfigField:
     choices: tuple[tuple[str, str], ...] = ()
     min: int | None = None
     max: int | None = None
+    house_rule: bool = False
+    """A constant the rules fix (not a real choice): forms offer it collapsed under
+    "House rules" with its default, apart from the match's real choices."""
 
 
 class RulesEngine(Protocol):
@@ -229,3 +237,15 @@ class RulesEngine(Protocol):
         (seat number -> player name) is how a sentence names the other players (the one
         way: pages, emails and the API pass the seats' names; without them, seat labels).
         A game's ``GameHooks.describe_context`` adds keyword arguments of its own."""
+
+
+def idle_reason(engine: Any, state: Any, seat: SeatId) -> RulesError | None:
+    """Why ``seat`` has nothing to do now, in the game's own words, when the game says.
+
+    An engine may define ``idle_reason(state, seat) -> RulesError | None`` (Kill Game: a
+    dead player is told ``PLAYER_DEAD``; Dice Slayer: "it is not your turn"). It is
+    optional: an engine without it, or answering ``None``, leaves the framework's generic
+    ``NOT_AWAITED``.
+    """
+    explain = getattr(engine, "idle_reason", None)
+    return explain(state, seat) if explain is not None else None

@@ -118,7 +118,7 @@ class _KillGameMatchFormBase(forms.ModelForm):
             field = self.fields[PREFIX + spec.key]
             if spec.key == "prices" and prices:
                 field.initial = prices
-                field.help_text = "Base prices (§7.5); default: the item catalogue's prices."
+                field.help_text = "Default: the item catalogue's prices."
             if spec.key in current:
                 field.initial = current[spec.key]
         self.fields["min_players"].initial = engine.config.DEFAULTS["min_players"]
@@ -188,9 +188,14 @@ class KillGameMatchAdmin(admin.ModelAdmin):
                          "cfg_action_opens_at"],
         }
         shown = {f for fields in groups.values() for f in fields}
-        rest = [PREFIX + s.key for s in schema if PREFIX + s.key not in shown]
+        rest = [PREFIX + s.key for s in schema
+                if PREFIX + s.key not in shown and not s.house_rule]
+        house = [PREFIX + s.key for s in schema if PREFIX + s.key not in shown and s.house_rule]
         out = [(title, {"fields": fields}) for title, fields in groups.items()]
-        out.append(("Rules (§3: every setting, with its default)", {"fields": rest}))
+        out.append(("Match settings (each with its default)", {"fields": rest}))
+        # the constants the rules fix: collapsed, changed only as a house rule
+        out.append(("House rules (the rules fix these; change only by agreement)",
+                    {"fields": house, "classes": ["collapse"]}))
         if obj is not None:
             out.insert(0, ("Status", {"fields": ["status", "director_link"]}))
         return out

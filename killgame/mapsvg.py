@@ -13,8 +13,11 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 
-HEAD = ('<figure class="kg-map-wrap" aria-labelledby="kg-map-cap">\n'
-        '<div class="kg-map-scroll">\n'
+HEAD = ('<figure class="kg-map-wrap" id="kg-map-wrap" aria-labelledby="kg-map-cap">\n'
+        '<p class="kg-zoom-bar"><button type="button" class="link" id="kg-zoom" '
+        'aria-controls="kg-map-scroll" aria-pressed="false" hidden>{zoom}</button> '
+        '<span class="kg-scroll-cue" id="kg-scroll-cue">{cue}</span></p>\n'
+        '<div class="kg-map-scroll" id="kg-map-scroll" tabindex="-1">\n'
         '<svg class="kg-map" viewBox="{viewbox}" role="group" aria-label="Map of the island" '
         'data-clickable="{clickable}" id="kg-map">\n'
         '  <defs>\n'
@@ -102,7 +105,9 @@ def map_html(drawing: Mapping[str, Any], kg: Mapping[str, Any] | None = None) ->
     the reader's roster, fills the reader's own row of the list)."""
     zone = (kg or {}).get("zone") if isinstance(kg, Mapping) else None
     out = [HEAD.format(viewbox=_e(drawing.get("viewbox", "")),
-                       clickable=_e(drawing.get("clickable", "")))]
+                       clickable=_e(drawing.get("clickable", "")),
+                       zoom=_e(_("Zoom the map")),
+                       cue=_e(_("Zoomed: scroll the map sideways to see all of it.")))]
     for e in drawing.get("edges") or []:
         out.append(EDGE.format(x1=_num(e["x1"]), y1=_num(e["y1"]), x2=_num(e["x2"]),
                                y2=_num(e["y2"]), closed=" kg-edge-closed" if e["closed"] else ""))

@@ -20,7 +20,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 
 from killgame.engine import catalogue as cat
-from killgame.engine.describe import ITEM_NAMES, name_players
+from killgame.engine.describe import ITEM_NAMES, counted, name_players
 from killgame.services import BUILTIN_GRID, layout
 
 BOARD_TEMPLATE = "killgame/board.html"
@@ -441,6 +441,8 @@ def order_choices(view: Mapping[str, Any], names: Mapping[int, str],
     forms["attack"] = {"weapons": weapons, "targets": people, "smoked": smoked,
                        "presences": roster_view.get("presences", 0)}
     bomb_zones = [z for z in open_zones if not (k_on and z == central)]
+    # §19: grenade, C4 and the shout are refused in turn 1: their controls say so, disabled
+    forms["from_turn_2"] = T < 2
     forms["grenade"] = {"have": items.get("grenade", 0),
                         "zones": [{"id": z, "name": zname(z)} for z in bomb_zones]}
     adj = zones[here]["adjacent"] if here else []
@@ -595,8 +597,8 @@ def now_lines(view: Mapping[str, Any] | None, names: Mapping[int, str],
     zone = roster(view, names)
     if zone:
         if zone["people"] is None:
-            out.append(f"You are in {zone['name']}: the smoke hides {zone['presences']} "
-                       f"presence(s).")
+            out.append(f"You are in {zone['name']}: the smoke hides "
+                       f"{counted(zone['presences'], 'presence', 'presences')}.")
         else:
             who = [p["name"] for p in zone["people"]] + (["a monster"] if zone["monster"] else [])
             out.append(f"You are in {zone['name']} with " + (", ".join(who) or "nobody") + ".")
@@ -612,14 +614,15 @@ def now_lines(view: Mapping[str, Any] | None, names: Mapping[int, str],
             out.append(f"The market is {m['regime']} today; you may buy "
                        f"{m['purchases_left']} more and have {m['coins']} coins.")
         if f["medkit"]["have"]:
-            out.append(f"You have {f['medkit']['have']} medkit(s).")
+            out.append(f"You have {counted(f['medkit']['have'], 'medkit', 'medkits')}.")
         if f["antidote"]["needed"] and f["antidote"]["have"]:
             out.append("You are poisoned and have an antidote.")
     else:
         weapons = ", ".join(w["name"] for w in f["attack"]["weapons"] if not w["reloading"])
         out.append(f"You can attack with: {weapons}.")
         if f["grenade"]["have"] or f["c4"]["have"]:
-            out.append(f"Explosives: {f['grenade']['have']} grenade(s), {f['c4']['have']} C4.")
+            out.append(f"Explosives: {counted(f['grenade']['have'], 'grenade', 'grenades')}, "
+                       f"{f['c4']['have']} C4.")
         if f["shout"]["allowed"]:
             out.append(f"You can shout a challenge (persuasion {f['shout']['persuasion']}%).")
     if view.get("next_to_close"):

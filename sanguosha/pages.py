@@ -465,7 +465,7 @@ def board_context(view: dict[str, Any], me: int | None, names: dict[int, str], *
         equip = [(EQUIP_LABELS[slot], c) for slot in EQUIP_LABELS
                  if (c := _card(view, p["equip"].get(slot))) is not None]
         seats.append(SeatShow(
-            number=p["seat"], name=names.get(p["seat"], f"seat {p['seat']}"), is_you=p["seat"] == me,
+            number=p["seat"], name=names.get(p["seat"], f"seat {p['seat'] + 1}"), is_you=p["seat"] == me,
             is_current=(p["seat"] == view.get("current") and not view.get("over")
                         and view.get("turn_phase") != "setup"), alive=p["alive"],
             hp=p["hp"], max_hp=p["max_hp"],
@@ -521,5 +521,5 @@ def board_context(view: dict[str, Any], me: int | None, names: dict[int, str], *
     ctx["selectable"] = bool(buttons) and any(
         '"_c"' in b.value or '"_p"' in b.value or '"_u"' in b.value for b in buttons)
     winners = view.get("winners") or []
-    ctx["winner_names"] = [names.get(w, f"seat {w}") for w in winners]
+    ctx["winner_names"] = [names.get(w, f"seat {w + 1}") for w in winners]
     return ctx

@@ -20,7 +20,8 @@ from games.rules import IllegalOrder, InvalidOrder, Resolution, Submitted
 
 from diceslayer.engine.bot import bot_order, hint
 from diceslayer.engine.describe import describe
-from diceslayer.engine.orders import check_order, default_order, order_to_json, parse_order
+from diceslayer.engine.orders import (check_order, default_order, not_your_turn, order_to_json,
+                                      parse_order)
 from diceslayer.engine.phase import current_phase, outcome
 from diceslayer.engine.rules.dice import SeededDice
 from diceslayer.engine.rules.resolve import apply_order
@@ -38,6 +39,13 @@ MAX_SEATS = 2
 def validate_order(state: State, seat: int, order: Mapping[str, Any]) -> None:
     """Raise ``InvalidOrder``/``IllegalOrder`` as :func:`submit` would, else return None."""
     check_order(state, seat, parse_order(order))
+
+
+def idle_reason(state: State, seat: int) -> IllegalOrder | None:
+    """A versus seat waiting for its opponent is told it is not its turn."""
+    if state.over or seat == state.to_move or not 0 <= seat < len(state.players):
+        return None
+    return not_your_turn()
 
 
 def submit(state: State, seat: int, order: Mapping[str, Any]) -> Submitted:
@@ -85,6 +93,6 @@ def resolve(state: State, seed: str) -> Resolution:
 __all__ = [
     "SLUG", "NAME", "MIN_SEATS", "MAX_SEATS", "IllegalOrder", "InvalidOrder", "State",
     "Variant", "bot_orders", "config_schema", "current_phase", "daily_seed", "default_orders",
-    "describe", "dump", "hint", "load", "omniscient_view", "outcome", "player_view", "resolve",
+    "describe", "dump", "hint", "idle_reason", "load", "omniscient_view", "outcome", "player_view", "resolve",
     "scoring_picks", "setup", "submit", "validate_config", "validate_order",
 ]

@@ -74,7 +74,8 @@ EN: dict[str, Callable[[dict[str, Any], Callable[[Any], str]], str]] = {
     "loss_check_skipped": lambda d, w: (f"{w(d['seat'])}: the bomb skips this turn's "
                                         "overflow check."),
     "passed": lambda d, w: f"{w(d['seat'])} had no die to take and passed.",
-    "lost": lambda d, w: f"{w(d['seat'])} lost: {d['field']} dice on the field.",
+    "lost": lambda d, w: (f"{w(d['seat'])} lost: {d['field']} dice on the field (10 or more "
+                          "at the end of a turn loses, whatever the scores)."),
     "won": lambda d, w: f"{w(d['seat'])} won with {d['score']} points.",
     "exhausted": lambda d, w: ("No dice are left: " + ("a draw." if d['winner'] is None
                                else f"{w(d['winner'])} won on points.")),

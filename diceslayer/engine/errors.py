@@ -23,7 +23,10 @@ MSG_FROM_ONLY_WITH_PICK = "\"from\" goes with a pick."
 
 MSG_GAME_OVER = "The game is over: no more moves."
 MSG_NOT_A_SEAT = "Seat {seat} does not play in this game."
-MSG_NOT_YOUR_TURN = "It is not your turn: seat {to_move} is to move."
+# an out-of-turn move conflicts with the game's state: 409, as the framework's other
+# "not now" refusals
+STATUS_NOT_YOUR_TURN = 409
+MSG_NOT_YOUR_TURN = "It is not your turn: your opponent is to move."
 MSG_ALREADY_MOVED = "You have already made your move for this turn."
 MSG_FACE_ABSENT_OWN = "There is no {face} on your field to pick."
 MSG_FACE_ABSENT_PLATE = "There is no {face} on the plate to pick."

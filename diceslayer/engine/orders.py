@@ -97,6 +97,12 @@ def removal_count(plate: tuple[int, ...], stock: tuple[int, ...], face: int,
     return sum(counts[t] for t in targets)
 
 
+def not_your_turn() -> IllegalOrder:
+    """The out-of-turn refusal: it says whose turn it is not (a seat waiting its turn)."""
+    return IllegalOrder(E.MSG_NOT_YOUR_TURN, code=E.CODE_NOT_YOUR_TURN,
+                        status=E.STATUS_NOT_YOUR_TURN)
+
+
 def check_order(state: State, seat: int, order: Order, *, pending_ok: bool = False) -> None:
     """Raise ``IllegalOrder`` unless ``seat`` may play ``order`` now (rules §5, bad input)."""
     if state.over:
@@ -104,8 +110,7 @@ def check_order(state: State, seat: int, order: Order, *, pending_ok: bool = Fal
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state.players):
         raise IllegalOrder(E.MSG_NOT_A_SEAT.format(seat=seat), code=E.CODE_NOT_A_SEAT)
     if seat != state.to_move:
-        raise IllegalOrder(E.MSG_NOT_YOUR_TURN.format(to_move=state.to_move),
-                           code=E.CODE_NOT_YOUR_TURN)
+        raise not_your_turn()
     if state.pending is not None and not pending_ok:
         raise IllegalOrder(E.MSG_ALREADY_MOVED, code=E.CODE_ALREADY_MOVED)
     me = state.players[seat]

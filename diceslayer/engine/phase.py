@@ -37,8 +37,14 @@ def outcome(state: State) -> Outcome | None:
     if state.winner is None:
         return Outcome(winners=frozenset(), scores=scores,
                        summary=f"Draw at {scores[0]}–{scores[1]}.")
-    how = {"overflow": "by overflow", "target": "by reaching the target score",
-           "exhausted": "on points"}.get(state.end_reason, "")
+    # the result says why it was decided: an overflow loses whatever the scores (§4.4, §3.5)
+    loser = 1 - state.winner
+    why = {"overflow": (f"Player {loser + 1} ended a turn with 10 or more dice on the field, "
+                        "which loses whatever the scores"),
+           "target": f"Player {state.winner + 1} reached the target score of {state.target}",
+           "exhausted": "no die was left to take, so the higher score won"}.get(
+               state.end_reason, "")
     return Outcome(winners=frozenset({state.winner}), scores=scores,
-                   summary=f"Player {state.winner + 1} won {how} "
-                           f"({scores[0]}–{scores[1]}).".replace("  ", " "))
+                   summary=(f"Player {state.winner + 1} won: {why} ({scores[0]}–{scores[1]})."
+                            if why else
+                            f"Player {state.winner + 1} won ({scores[0]}–{scores[1]})."))

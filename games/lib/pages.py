@@ -419,7 +419,10 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
         "can_start": bool(match.status == Match.Status.FORMING
                           and (user.is_staff or is_creator)),
         "invite_url": invite_url, "outcome": outcome,
-        "outcome_winners": [names.get(w, f"seat {w}") for w in (outcome or {}).get("winners", [])],
+        "outcome_winners": [names.get(w, f"seat {w + 1}")
+                            for w in (outcome or {}).get("winners", [])],
+        "forming": (Lazy(lambda: forming_summary(match, game))
+                    if match.status == Match.Status.FORMING else None),
         "order_form": order_form, "order_error": order_error,
         # a refused form shows what was posted and why: that answer is never cached
         htmlcache.NO_CACHE_FLAG: bool(order_error or getattr(order_form, "is_bound", False)),
@@ -427,6 +430,37 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
         "order_form_template": hooks.order_form_template or GENERIC_ORDER_FORM,
         "poll_url": reverse("games:match-poll", args=[match.pk]),
     }
+
+
+def forming_summary(match: Match, game: Any) -> dict[str, Any]:
+    """What a forming match will be, for the page people join from: its real settings
+    (label, value), the house rules changed from the rules' defaults, and who may start it
+    (its creator or a director; ``starts_at`` starts it by itself)."""
+    settings_rows: list[tuple[str, str]] = []
+    house_changed: list[str] = []
+    try:
+        schema = list(game.engine.config_schema()) if game is not None else []
+    except Exception:  # noqa: BLE001 - a game without a schema shows none
+        schema = []
+    config = match.config or {}
+    for spec in schema:
+        if spec.type == "json" or spec.key not in config:
+            continue
+        value = config[spec.key]
+        label = spec.label or spec.key.replace("_", " ").capitalize()
+        if spec.house_rule:
+            if value != spec.default:
+                house_changed.append(f"{label}: {value}")
+            continue
+        if spec.type == "bool":
+            text = str(_("yes") if value else _("no"))
+        elif spec.type == "choice":
+            text = str(dict(spec.choices).get(value, value))
+        else:
+            text = str(value)
+        settings_rows.append((label, text))
+    creator = shown_name(match.created_by.get_username()) if match.created_by_id else ""
+    return {"settings": settings_rows, "house_changed": house_changed, "creator": creator}
 
 
 def diary_window(request: HttpRequest, phase: Phase | None,

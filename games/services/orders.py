@@ -18,16 +18,20 @@ from games.registry import get_rules
 from games.rules import IllegalOrder, InvalidOrder, RulesError
 from games.services.diary import diary_append
 from games.services.versions import STALE_VERSION, change_audience, require_fresh, versions_bump  # noqa: F401
-from games.services.seats import (NOT_AWAITED, checkin_locked, phase_all_checked_in,
-                                  phase_mark_ready, require_open_phase, require_seat)
+from games.services.seats import (ALREADY_CHECKED, NOT_AWAITED,  # noqa: F401  (re-exported)
+                                  checkin_locked, not_awaited_error,
+                                  phase_all_checked_in, phase_mark_ready, require_open_phase,
+                                  require_seat)
 
 ORDER_NOT_OBJECT = gettext_noop("An order must be a JSON object.")
-ALREADY_CHECKED = gettext_noop("You already checked in: your orders are locked for this phase.")
 
 
 def rules_error_to_application(exc: RulesError) -> ApplicationError:
-    """Engine refusal → ApplicationError: malformed 400, not allowed now 422."""
-    status = 400 if isinstance(exc, InvalidOrder) else 422 if isinstance(exc, IllegalOrder) else 400
+    """Engine refusal → ApplicationError: the status the game's rules give the code
+    (``exc.status``, e.g. killgame.md §19: ``WRONG_PHASE`` 409, ``PLAYER_DEAD`` 403), else
+    malformed 400, not allowed now 422."""
+    status = exc.status or (
+        400 if isinstance(exc, InvalidOrder) else 422 if isinstance(exc, IllegalOrder) else 400)
     return ApplicationError(exc.reason, code=exc.code, status=status, field=exc.field,
                             details=exc.details)
 
@@ -41,7 +45,8 @@ def order_submit(*, match: Match, seat: Seat, payload: Any, phase_id: int | None
     2. Refuse: a paused/finished/unstarted match, no open phase, a stale ``phase_id``,
        ``version`` (public) or ``seat_version`` (what this seat saw changed), a removed or
        foreign seat, a seat not awaited, a seat that already checked in.
-    3. ``engine.submit`` (InvalidOrder → 400, IllegalOrder → 422); store the new state,
+    3. ``engine.submit`` (the rules' status, else InvalidOrder → 400, IllegalOrder → 422);
+       store the new state,
        bump the versions of the readers who see a change (``games.services.versions``:
        a private order bumps only its own seat's), the Submitted events as diary rows,
        the Order row.
@@ -55,12 +60,12 @@ def order_submit(*, match: Match, seat: Seat, payload: Any, phase_id: int | None
         phase = require_open_phase(locked, phase_id)
         fresh = require_seat(locked, seat)
         require_fresh(match=locked, seat=fresh, version=version, seat_version=seat_version)
-        if fresh.number not in phase.awaited:
-            raise ApplicationError(NOT_AWAITED, code="NOT_AWAITED", status=409)
-        if CheckIn.objects.filter(phase=phase, seat=fresh).exists():
-            raise ApplicationError(ALREADY_CHECKED, code="ALREADY_CHECKED", status=409)
         engine = get_rules(locked.game)
         before = engine.load(locked.state)
+        if fresh.number not in phase.awaited:
+            raise not_awaited_error(engine=engine, state=before, seat=fresh)
+        if CheckIn.objects.filter(phase=phase, seat=fresh).exists():
+            raise ApplicationError(ALREADY_CHECKED, code="ALREADY_CHECKED", status=409)
         try:
             result = engine.submit(before, fresh.number, payload)
         except RulesError as exc:

@@ -9,6 +9,7 @@ lives among the selectors; re-exported here for the callers that import it from 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.db import transaction
 from django.utils.timezone import now as timezone_now
@@ -17,6 +18,8 @@ from django.utils.translation import gettext_noop
 from games.exceptions import ApplicationError
 from games.lib.oncommit import enqueue_on_commit
 from games.models import CheckIn, DirectorAction, Match, Phase, Seat
+from games.registry import get_rules
+from games.rules import idle_reason
 from games.services.versions import require_fresh, seat_version_bump
 from games.selectors import checked_in_numbers as checked_in_numbers
 from games.selectors import phase_all_checked_in as phase_all_checked_in
@@ -26,6 +29,7 @@ from games.services.notifications import seat_nags_schedule
 
 NOT_YOUR_SEAT = gettext_noop("You have no seat in this match.")
 NOT_AWAITED = gettext_noop("You have nothing to do in this phase.")
+ALREADY_CHECKED = gettext_noop("You already checked in: your orders are locked for this phase.")
 CHECKIN_FINAL = gettext_noop("A check-in in this phase cannot be withdrawn.")
 NOT_CHECKED_IN = gettext_noop("You have not checked in.")
 MATCH_PAUSED = gettext_noop("The match is paused.")
@@ -92,18 +96,33 @@ def checkin_locked(*, match: Match, phase: Phase, seat: Seat, now: datetime) -> 
 def seat_checkin(*, match: Match, seat: Seat, phase_id: int | None = None,
                  version: int | None = None, seat_version: int | None = None,
                  now: datetime | None = None) -> CheckIn:
-    """The seat declares itself done for the open phase (idempotent); with ``version`` /
-    ``seat_version`` refused as stale when what this seat saw changed."""
+    """The seat declares itself done for the open phase; a second check-in is refused
+    (``ALREADY_CHECKED``), a seat the phase does not wait for gets the game's reason; with
+    ``version`` / ``seat_version`` refused as stale when what this seat saw changed."""
     now = now or timezone_now()
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
         phase = require_open_phase(locked, phase_id)
         fresh = require_seat(locked, seat)
-        if not CheckIn.objects.filter(phase=phase, seat=fresh).exists():
-            require_fresh(match=locked, seat=fresh, version=version, seat_version=seat_version)
         if fresh.number not in phase.awaited:
-            raise ApplicationError(NOT_AWAITED, code="NOT_AWAITED", status=409)
+            engine = get_rules(locked.game)
+            raise not_awaited_error(engine=engine, state=engine.load(locked.state), seat=fresh)
+        if CheckIn.objects.filter(phase=phase, seat=fresh).exists():
+            # killgame.md §19: a second CHECK is ALREADY_CHECKED, not a silent success
+            raise ApplicationError(ALREADY_CHECKED, code="ALREADY_CHECKED", status=409)
+        require_fresh(match=locked, seat=fresh, version=version, seat_version=seat_version)
         return checkin_locked(match=locked, phase=phase, seat=fresh, now=now)
+
+
+def not_awaited_error(*, engine: Any, state: Any, seat: Seat) -> ApplicationError:
+    """The refusal for a seat the open phase does not wait for: the game's own reason
+    when it gives one (a dead player, not your turn; :func:`games.rules.idle_reason`),
+    else ``NOT_AWAITED``."""
+    reason = idle_reason(engine, state, seat.number) if seat.number is not None else None
+    if reason is None:
+        return ApplicationError(NOT_AWAITED, code="NOT_AWAITED", status=409)
+    return ApplicationError(reason.reason, code=reason.code, status=reason.status or 409,
+                            field=reason.field, details=reason.details)
 
 
 def seat_checkin_withdraw(*, match: Match, seat: Seat, phase_id: int | None = None) -> None:

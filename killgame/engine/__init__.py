@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from games.rules import ConfigField, Event, Outcome, PhaseSpec, Resolution, Submitted
+from games.rules import ConfigField, Event, Outcome, PhaseSpec, Resolution, RulesError, Submitted
 
 from . import bot as _bot
 from . import config as _config
+from . import errors as _errors
 from . import orders as _orders
 from . import resolve as _resolve
 from . import serialize as _serialize
@@ -31,7 +32,7 @@ MAX_SEATS = 100
 
 __all__ = [
     "SLUG", "NAME", "MIN_SEATS", "MAX_SEATS", "config_schema", "validate_config", "setup",
-    "current_phase", "submit", "validate_order", "default_orders", "bot_orders", "resolve",
+    "current_phase", "submit", "validate_order", "idle_reason", "default_orders", "bot_orders", "resolve",
     "player_view", "omniscient_view", "outcome", "dump", "load", "describe", "State",
 ]
 
@@ -78,6 +79,15 @@ def validate_order(state: State, seat: int, order: Mapping[str, Any]) -> None:
     _orders.check_order(state, seat, order)
 
 
+def idle_reason(state: State, seat: int) -> RulesError | None:
+    """A dead player is told so (§19 ``PLAYER_DEAD``, 403) rather than "nothing to do"."""
+    p = state.player_by_seat(seat)
+    if p is not None and not p.alive and not state.over:
+        return RulesError(_errors.MSG_PLAYER_DEAD, code="PLAYER_DEAD",
+                          status=_errors.HTTP_STATUS["PLAYER_DEAD"])
+    return None
+
+
 def default_orders(state: State, seat: int) -> Sequence[Mapping[str, Any]]:
     """An absent player does nothing; the default backpack and start zone are applied by
     :func:`resolve` at turn 1's Tactical close, so nothing needs submitting."""
@@ -110,7 +120,8 @@ def outcome(state: State) -> Outcome | None:
     # so a free-for-all ranks everyone, not only the winners
     scores = {p.seat: (state.turn + 1 if p.alive else p.died_turn) for p in state.players}
     return Outcome(winners=winners, scores=scores,
-                   summary=f"Match over in turn {state.turn}: {len(winners)} winner(s).")
+                   summary=(f"Match over in turn {state.turn}: one winner." if len(winners) == 1
+                            else f"Match over in turn {state.turn}: {len(winners)} winners."))
 
 
 def dump(state: State) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 
 :func:`validate_config` returns a complete plain dict (defaults filled in) or raises
 :class:`games.rules.InvalidConfig`. Fixed rule constants are listed too (the "no" rows of §3)
-so scenarios and tests may vary them, but the admin form marks them as rule constants.
+so scenarios and tests may vary them; they carry ``house_rule=True`` and the forms offer them
+collapsed under "House rules", apart from the real choices.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from .maps import MapError, map_from_data
 
 _I = "int"
 _B = "bool"
-_FIXED = "Fixed rule constant (§3)."
 
 SCHEMA: tuple[ConfigField, ...] = (
     ConfigField("mode", "choice", "ffa", "Mode", choices=(("ffa", "Free-For-All"),
@@ -29,52 +29,52 @@ SCHEMA: tuple[ConfigField, ...] = (
     ConfigField("max_players", _I, 30, "Maximum players", min=2, max=100),
     ConfigField("map", "choice", "classic", "Map", choices=(("classic", "Classic"),
                 ("inferno", "Inferno"))),
-    ConfigField("max_energy", _I, 25, "Energy (start and cap)", _FIXED, min=1, max=1000),
+    ConfigField("max_energy", _I, 25, "Energy (start and cap)", house_rule=True, min=1, max=1000),
     ConfigField("budget", _I, 1000, "Initial coins", min=0, max=1_000_000),
     ConfigField("timezone", "str", "Europe/Rome", "Time zone"),
     ConfigField("tactical_opens_at", "str", "13:00", "Tactical phase opens at (HH:MM)"),
     ConfigField("action_opens_at", "str", "21:30", "Action phase opens at (HH:MM)"),
     ConfigField("check_enabled", _B, False, "CHECK mode"),
-    ConfigField("check_phase_max_hours", _I, 24, "CHECK phase max hours", _FIXED, min=1, max=240),
+    ConfigField("check_phase_max_hours", _I, 24, "CHECK phase max hours", house_rule=True, min=1, max=240),
     ConfigField("k_rations_enabled", _B, True, "K-rations"),
-    ConfigField("k_rations_free", _I, 5, "Free K-rations", _FIXED, min=0, max=100),
-    ConfigField("k_rations_central_gain", _I, 3, "K-rations gained in the central zone", _FIXED,
+    ConfigField("k_rations_free", _I, 5, "Free K-rations", house_rule=True, min=0, max=100),
+    ConfigField("k_rations_central_gain", _I, 3, "K-rations gained in the central zone", house_rule=True,
                 min=0, max=100),
-    ConfigField("starvation_damage", _I, 2, "Starvation damage", _FIXED, min=0, max=100),
-    ConfigField("central_expulsion_damage", _I, 5, "Central-zone expulsion damage", _FIXED,
+    ConfigField("starvation_damage", _I, 2, "Starvation damage", house_rule=True, min=0, max=100),
+    ConfigField("central_expulsion_damage", _I, 5, "Central-zone expulsion damage", house_rule=True,
                 min=0, max=100),
     ConfigField("closed_zone_damage", _I, 10, "Closed-zone damage", min=0, max=100),
-    ConfigField("weapons", "json", cat.DEFAULT_WEAPONS, "Weapon damage and shots (§7.1, §7.2)"),
+    ConfigField("weapons", "json", cat.DEFAULT_WEAPONS, "Weapon damage and shots", house_rule=True),
     ConfigField("crossbow_poison_damage", _I, 2, "Crossbow poison damage", min=0, max=100),
     ConfigField("crossbow_poison_turns", _I, 2, "Crossbow poison turns", min=0, max=100),
     ConfigField("grenade_damage", _I, 7, "Grenade damage", min=0, max=100),
     ConfigField("c4_damage", _I, 9, "C4 damage", min=0, max=100),
-    ConfigField("explosives_cap_per_zone", _I, 2, "Effective explosives per zone", _FIXED,
+    ConfigField("explosives_cap_per_zone", _I, 2, "Effective explosives per zone", house_rule=True,
                 min=0, max=100),
     ConfigField("smoke_duration", _I, 2, "Smoke duration (turns)", min=1, max=100),
     ConfigField("gas_damage", _I, 3, "Gas damage per turn", min=0, max=100),
     ConfigField("gas_duration", _I, 2, "Gas duration (turns)", min=1, max=100),
     ConfigField("monster_count", _I, 2, "Monsters", min=0, max=100),
-    ConfigField("monster_damage_min", _I, 6, "Monster damage min", _FIXED, min=1, max=100),
-    ConfigField("monster_damage_max", _I, 8, "Monster damage max", _FIXED, min=1, max=100),
-    ConfigField("monster_spawn_stop_at_living", _I, 4, "No new monsters at or below", _FIXED,
+    ConfigField("monster_damage_min", _I, 6, "Monster damage min", house_rule=True, min=1, max=100),
+    ConfigField("monster_damage_max", _I, 8, "Monster damage max", house_rule=True, min=1, max=100),
+    ConfigField("monster_spawn_stop_at_living", _I, 4, "No new monsters at or below", house_rule=True,
                 min=0, max=100),
     ConfigField("double_damage_threshold", _I, 3, "Double damage at living players ≤", min=0,
                 max=100),
-    ConfigField("medkit_heal_pct", _I, 40, "Medkit heal % of lost energy", _FIXED, min=0, max=100),
-    ConfigField("approval_threshold", _I, 3, "Approval threshold", _FIXED, min=1, max=100),
-    ConfigField("shout_approval", _I, 2, "Shout approval", _FIXED, min=0, max=100),
-    ConfigField("persuasion_start", _I, 40, "Starting persuasion", _FIXED, min=0, max=100),
+    ConfigField("medkit_heal_pct", _I, 40, "Medkit heal % of lost energy", house_rule=True, min=0, max=100),
+    ConfigField("approval_threshold", _I, 3, "Approval threshold", house_rule=True, min=1, max=100),
+    ConfigField("shout_approval", _I, 2, "Shout approval", house_rule=True, min=0, max=100),
+    ConfigField("persuasion_start", _I, 40, "Starting persuasion", house_rule=True, min=0, max=100),
     ConfigField("persuasion_shout_decrease", _I, 50, "Persuasion lost per shout", min=0, max=100),
-    ConfigField("persuasion_rest_increase", _I, 20, "Persuasion gained per quiet turn", _FIXED,
+    ConfigField("persuasion_rest_increase", _I, 20, "Persuasion gained per quiet turn", house_rule=True,
                 min=0, max=100),
     ConfigField("market_regime_weights", "json", [8, 17, 50, 25],
-                "Market regime weights (discounted, unchanged, raised, crazy)", _FIXED),
-    ConfigField("sell_pct", _I, 70, "Sale price % of base", _FIXED, min=0, max=100),
+                "Market regime weights (discounted, unchanged, raised, crazy)", house_rule=True),
+    ConfigField("sell_pct", _I, 70, "Sale price % of base", house_rule=True, min=0, max=100),
     ConfigField("market_purchase_limit", _I, 2, "Purchases per Tactical phase", min=0, max=100),
-    ConfigField("prices", "json", cat.DEFAULT_PRICES, "Base prices (§7.5)"),
-    ConfigField("rewards", "json", cat.DEFAULT_REWARDS, "Reward table (§15.4)"),
-    ConfigField("punishments", "json", cat.DEFAULT_PUNISHMENTS, "Punishment table (§15.4)"),
+    ConfigField("prices", "json", cat.DEFAULT_PRICES, "Base prices", house_rule=True),
+    ConfigField("rewards", "json", cat.DEFAULT_REWARDS, "Rewards for approval", house_rule=True),
+    ConfigField("punishments", "json", cat.DEFAULT_PUNISHMENTS, "Punishments for disapproval", house_rule=True),
     ConfigField("max_turns", _I, 0, "Last turn (0 = off)", min=0, max=10_000),
 )
 DEFAULTS: dict[str, Any] = {f.key: f.default for f in SCHEMA}

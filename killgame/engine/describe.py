@@ -68,12 +68,17 @@ D = dict[str, Any]
 Fn = Callable[[D, int | None, str], str]
 
 
+def counted(count: int, one: str, many: str) -> str:
+    """"1 shot", "2 shots": a count with its noun in the right number."""
+    return f"{count} {one if count == 1 else many}"
+
+
 def _attack(d: D, v: int | None, lang: str) -> str:
     en = lang == "en"
     if d.get("smoked"):
         if "attacker" in d:
             return (f"In the smoke in {_z(d['zone'])} your {_item(d['weapon'], lang)} hit "
-                    f"{d['hits']} presence(s)." if en else
+                    f"{counted(d['hits'], 'presence', 'presences')}." if en else
                     f"Nel fumo a {_z(d['zone'])} il tuo {_item(d['weapon'], lang)} ha colpito "
                     f"{d['hits']} presenza/e.")
         return (f"In the smoke in {_z(d['zone'])} you were hit by an unknown source for "
@@ -207,7 +212,8 @@ TEXT: dict[str, tuple[Fn, Fn]] = {
                                                             or "nessuno") + ".",
     ),
     "roster": (
-        lambda d, v, l: (f"In {_z(d['zone'])} the smoke hides {d['presences']} presence(s)."
+        lambda d, v, l: (f"In {_z(d['zone'])} the smoke hides "
+                         f"{counted(d['presences'], 'presence', 'presences')}."
                          if d["smoked"] else
                          f"In {_z(d['zone'])} with you: "
                          + (", ".join(d["players"]) or "no players")
@@ -307,11 +313,13 @@ TEXT: dict[str, tuple[Fn, Fn]] = {
                         + (f" La prossima a chiudere: {_z(d['next'])}." if d["next"] else ""),
     ),
     "heard_gunfire": (
-        lambda d, v, l: f"You heard {d['shots']} shot(s) from {_z(d['zone'])}.",
+        lambda d, v, l: (f"You heard {counted(d['shots'], 'shot', 'shots')} from "
+                         f"{_z(d['zone'])}."),
         lambda d, v, l: f"Hai sentito {d['shots']} sparo/i da {_z(d['zone'])}.",
     ),
     "heard_explosion": (
-        lambda d, v, l: f"You heard {d['count']} explosion(s) from {_z(d['zone'])}.",
+        lambda d, v, l: (f"You heard {counted(d['count'], 'explosion', 'explosions')} from "
+                         f"{_z(d['zone'])}."),
         lambda d, v, l: f"Hai sentito {d['count']} esplosione/i da {_z(d['zone'])}.",
     ),
     "heard_monster": (

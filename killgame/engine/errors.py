@@ -38,6 +38,8 @@ MSG_PLAYER_DEAD = "You are dead: you can only watch."
 MSG_WRONG_PHASE = "This order belongs to the other phase."
 MSG_ALREADY_CHECKED = "You already pressed CHECK: your orders are locked for this phase."
 MSG_NOT_ALLOWED_THIS_TURN = "This order is not allowed in this turn."
+MSG_FROM_TURN_2 = "This order is allowed from turn 2: turn 1 is for shopping and the start zone."
+MSG_TURN_1_ONLY = "This order is allowed in turn 1 only."
 MSG_FEATURE_DISABLED = "This feature is disabled in this match."
 MSG_NOT_SELLABLE = "This cannot be sold."
 MSG_ITEM_NOT_OWNED = "You do not have that."
@@ -75,4 +77,4 @@ def fail(code: str, message: str, field: str | None = None,
     """Raise the right exception class for ``code``."""
     assert code in PRIORITY, code
     cls = MalformedOrder if code in ("MALFORMED", "UNKNOWN_ID") else RefusedOrder
-    raise cls(message, code=code, field=field, details=details)
+    raise cls(message, code=code, field=field, details=details, status=HTTP_STATUS.get(code))

@@ -194,9 +194,10 @@ def check_order(state: State, seat: int, order: Any, *, at_close: bool = False,
              {"phase": state.phase, "order_phase": TACTICAL if kind in TACTICAL_TYPES else ACTION})
     if p.checked and not at_close:
         fail("ALREADY_CHECKED", E.MSG_ALREADY_CHECKED)
-    if (state.turn == 1 and kind in NOT_TURN1) or (state.turn > 1 and kind in TURN1_ONLY):
-        fail("NOT_ALLOWED_THIS_TURN", E.MSG_NOT_ALLOWED_THIS_TURN, "type",
-             {"turn": state.turn})
+    if state.turn == 1 and kind in NOT_TURN1:
+        fail("NOT_ALLOWED_THIS_TURN", E.MSG_FROM_TURN_2, "type", {"turn": state.turn})
+    if state.turn > 1 and kind in TURN1_ONLY:
+        fail("NOT_ALLOWED_THIS_TURN", E.MSG_TURN_1_ONLY, "type", {"turn": state.turn})
     cfg = state.config
     gmap = state.gmap
     closed = state.closed

@@ -38,7 +38,8 @@ def kg_board(context: Any) -> dict[str, Any]:
 def diary_parts(groups: Any, names: Any) -> dict[str, Any]:
     """The reader's diary by turn then phase (newest first), and the public feed (newest
     first), from ``(turn, rows)`` groups; names put in place of player ids."""
-    turns, feed = [], []
+    turns: list[dict[str, Any]] = []
+    feed: list[dict[str, Any]] = []
     for turn, rows in groups:
         phases: list[dict[str, Any]] = []
         for row in rows:
@@ -48,11 +49,20 @@ def diary_parts(groups: Any, names: Any) -> dict[str, Any]:
             kind = row.phase_kind or ""
             if not phases or phases[-1]["kind"] != kind:
                 phases.append({"kind": kind, "rows": []})
+            last = phases[-1]["rows"][-1] if phases[-1]["rows"] else None
+            if (last is not None and row.kind == "attack" and last["kind"] == "attack"
+                    and last["base"] == text):
+                # one line per attack: a two-shot weapon's shots read "… (×2)", not twice
+                last["times"] += 1
+                last["text"] = f"{text[:-1] if text.endswith('.') else text} (×{last['times']})."
+                if row.is_public and feed and feed[-1]["seq"] == last["seq"]:
+                    feed[-1]["text"] = last["text"]
+                continue
             cls = "kg-public" if row.is_public else "kg-private"
             if (row.kind or "")[:5] == "heard":
                 cls += " kg-heard"
             phases[-1]["rows"].append({"text": text, "public": row.is_public, "kind": row.kind,
-                                       "seq": row.seq, "cls": cls})
+                                       "seq": row.seq, "cls": cls, "base": text, "times": 1})
             if row.is_public:
                 feed.append({"turn": turn, "phase": kind, "text": text, "seq": row.seq})
         turns.append({"turn": turn, "phases": list(reversed(phases))})

@@ -67,3 +67,21 @@ document.addEventListener("change", function (event) {
     document.body.addEventListener("htmx:oobAfterSwap", later);
   });
 })();
+
+/* A fresh form's time-zone select (data-browser-tz) starts on the browser's own zone when the
+   list has it; without JS, or for an unknown zone, the server's default stays selected. */
+(function () {
+  "use strict";
+  function pick() {
+    var zone = "";
+    try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return; }
+    document.querySelectorAll("select[data-browser-tz]").forEach(function (select) {
+      select.removeAttribute("data-browser-tz");
+      for (var i = 0; i < select.options.length; i++) {
+        if (select.options[i].value === zone) { select.value = zone; return; }
+      }
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", pick);
+  else pick();
+})();

@@ -41,5 +41,29 @@
     var zone = e.target.closest && e.target.closest(".kg-zone.z-reachable, .kg-zone.z-startable");
     if (zone) { e.preventDefault(); pick(zone); }
   });
+  // "Zoom the map": shown only with JS; the map fits its box until asked
+  function zoomSetup() {
+    var button = document.getElementById("kg-zoom");
+    if (!button) return;
+    button.hidden = false;
+    var wrap = document.getElementById("kg-map-wrap");
+    var on = wrap.classList.contains("kg-zoomed");
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest("#kg-zoom");
+    if (!button) return;
+    var wrap = document.getElementById("kg-map-wrap");
+    var on = wrap.classList.toggle("kg-zoomed");
+    window.kgZoomed = on;  // kept across the board's htmx swaps
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    var wrap = document.getElementById("kg-map-wrap");
+    if (wrap && window.kgZoomed) wrap.classList.add("kg-zoomed");
+    zoomSetup();
+  });
+  document.addEventListener("DOMContentLoaded", zoomSetup);
+  zoomSetup();
   cartTotal();
 })();

@@ -58,3 +58,25 @@
     kept = null;
   });
 })();
+
+/* After an answer (a POST that swapped the table) the keyboard focus goes to what comes next:
+   the next ask addressed to this player, else the turn banner, else the ask's heading; never
+   back to the page's top (it was ~11 Tabs to the next answer). A poll never moves focus. */
+(function () {
+  "use strict";
+  document.addEventListener("htmx:afterSwap", function (e) {
+    var cfg = e.detail.requestConfig;
+    if (!cfg || cfg.verb === "get") return;
+    var table = document.getElementById("table");
+    if (!table) return;
+    var error = document.getElementById("answer-error");
+    var ask = table.querySelector("#ask.your-move #ask-h");
+    var target = error ? null : (ask || document.getElementById("turn-banner") ||
+                                 document.getElementById("ask-h"));
+    if (error) {
+      error.setAttribute("tabindex", "-1");
+      target = error;
+    }
+    if (target) target.focus();
+  });
+})();

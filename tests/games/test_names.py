@@ -46,7 +46,7 @@ def test_kill_game_diary_and_emails_name_players(db, django_capture_on_commit_ca
         bodies = [message.subject, message.body] + [a[0] for a in message.alternatives]
         assert_named(bodies, f"email to {message.to}")
     html = client_for(users[0]).get(reverse("games:match-detail", args=[match.pk])).content
-    text = re.sub(r"<[^>]+>", " ", html.decode()).replace("You are seat 0", "")
+    text = re.sub(r"<[^>]+>", " ", html.decode()).replace("You are seat 1", "")
     text = re.sub(r"\(seat \d+\)", "", text)  # "u1 (seat 1)": a name with its seat
     assert_named([text], "match page")
 

@@ -49,7 +49,7 @@ def test_outcome_solo_has_no_winner_and_versus_names_one():
     v = versus(Variant.VERSUS2, {"plate": [1, 1, 2, 2, 3, 3, 5, 5, 6, 6, 6]}, {"plate": [4]})
     lost = engine.resolve(engine.submit(v, 0, {"pick": 1}).state, SEED).state
     assert engine.outcome(lost).winners == frozenset({1})
-    assert "overflow" in engine.outcome(lost).summary
+    assert "10 or more dice on the field" in engine.outcome(lost).summary  # says why
 
 
 def test_default_prefers_the_most_removed_then_the_lowest_face():

@@ -80,7 +80,7 @@ def test_the_owner_and_a_neutral_bomb_are_accepted():
 def test_acting_out_of_turn_is_refused():
     s = versus(Variant.VERSUS2, {"plate": [3]}, {"plate": [4]}, to_move=0)
     _refused(s, 1, {"pick": 4}, IllegalOrder, "NOT_YOUR_TURN",
-             "It is not your turn: seat 0 is to move.")
+             "It is not your turn: your opponent is to move.")
 
 
 def test_a_seat_not_in_the_game_is_refused():

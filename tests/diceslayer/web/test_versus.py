@@ -101,7 +101,7 @@ def test_turn_flow_pick_then_wait_then_the_other_is_emailed(
     face = state.players[other.number].plate[0] if state.players[other.number].plate else \
         state.players[mover.number].plate[0]
     resp = pick_post(other_client, versus, pick_opponent=face)
-    assert resp.status_code == 409 and "You have nothing to do in this phase." in page_text(resp)
+    assert resp.status_code == 409 and "It is not your turn" in page_text(resp)
     assert not Order.objects.filter(phase__match=versus).exists()
 
     order = engine.default_orders(state, mover.number)[0]
@@ -212,7 +212,7 @@ def test_a_match_with_a_low_target_score_ends_with_a_winner(alice, bob, alice_cl
     text = page_text(alice_client.get(reverse("diceslayer:play", args=[match.pk])))
     assert "Game over" in text
     assert ("You won!" if winner == "alice" else f"{winner} won.") in text
-    assert ("You won" if winner == "alice" else f"{winner} won") + " by" in text  # summary
+    assert ("You won" if winner == "alice" else f"{winner} won") + ": " in text  # summary says why
     assert 'name="pick"' not in alice_client.get(
         reverse("diceslayer:play", args=[match.pk])).content.decode()
 

@@ -180,7 +180,7 @@ def test_tactical_orders(db):
     # a turn-1 form posted now (an old tab): its control is gone, the error is on top
     match.refresh_from_db()
     _assert_refused(post_order(c, match, {"kind": "start_zone", "start_zone": "ceppo"}), match,
-                    "kind", 422, "not allowed in this turn")
+                    "kind", 409, "turn 1 only")
 
 
 # --- action ----------------------------------------------------------------------------
@@ -206,9 +206,12 @@ def test_action_orders(db):
                                  "attack_targets": pid1}).status_code == 302
     # grenade in turn 1 → NOT_ALLOWED_THIS_TURN shown at the grenade control
     match.refresh_from_db()
+    html = c.get(detail_url(match)).content.decode()
+    assert re.search(r'id="btn-grenade" disabled[^>]*>Throw the grenade \(from turn 2\)', html)
+    assert re.search(r'id="btn-c4" disabled', html)
     _assert_refused(post_order(c, match, {"kind": "grenade", "grenade_zone": "ceppo"}), match,
-                    "grenade", 422)
-    _assert_refused(post_order(c, match, {"kind": "shout"}), match, "shout", 422)
+                    "grenade", 409, "from turn 2")
+    _assert_refused(post_order(c, match, {"kind": "shout"}), match, "shout", 409)
     _assert_refused(post_order(c, match, {"kind": "wear"}), match, "wear_items", 400)
     assert post_order(c, match, {"kind": "wear", "wear_items": ["vest", "amulet"]}).status_code == 302
     # CHECK is refused outside CHECK mode
@@ -222,8 +225,11 @@ def test_action_orders(db):
 def test_check_mode_check_locks_orders(db):
     match, users = kg_match(2, config={"check_enabled": True}, prefix="ck")
     c = client_for(users[0])
-    assert 'id="btn-check"' in c.get(detail_url(match)).content.decode()
-    assert post_order(c, match, {"kind": "check"}).status_code == 302
+    html = c.get(detail_url(match)).content.decode()
+    # one control for CHECK: the phase card's check-in (final), no second button
+    assert 'id="btn-check"' not in html and html.count('id="checkin-button"') == 1
+    assert 'id="checkin-final"' in html
+    assert post_order(c, match, {"kind": "check"}).status_code == 302  # an old tab still works
     match.refresh_from_db()
     resp = post_order(c, match, {"kind": "start_zone", "start_zone": "ceppo"})
     assert resp.status_code == 409
