@@ -231,6 +231,31 @@ class MatchCreateForm(forms.Form):
             out[spec.key] = value
         return out
 
+    def create(self, *, user: Any) -> Any:
+        """Create the match this valid form describes (and seat ``user`` when ``join``,
+        set its press rules when chosen): the one path of the page and of the API
+        (``games.api_lobby``). Services raise ``ApplicationError``; nothing is kept then."""
+        from django.db import transaction
+
+        from games.services.matches import match_create, match_join
+
+        data = self.cleaned_data
+        with transaction.atomic():
+            match = match_create(
+                game=self.game.slug, name=data["name"], created_by=user,
+                config=data["config"], min_players=data["min_players"],
+                max_players=data["max_players"], timezone=data["timezone"],
+                schedule=self.schedule(), is_private=data["is_private"],
+                starts_at=data.get("starts_at"), bots_enabled=data.get("bots_enabled", False),
+                early_close=bool(data.get("early_close")))
+            if data.get("join"):
+                match_join(match=match, user=user, invite_code=match.invite_code)
+            if data.get("press"):
+                from press.services import press_settings_set  # the press app plugs in
+
+                press_settings_set(match=match, rules=data["press"])
+        return match
+
     def schedule(self) -> dict[str, Any] | None:
         """``None``: the game's default schedule (from its settings, or 24 h phases)."""
         hours = self.cleaned_data.get("phase_hours")

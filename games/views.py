@@ -30,7 +30,7 @@ from games.lib import pages
 from games.lib.polls import fast_poll
 from games.models import Match, Seat
 from games.selectors import may_start
-from games.services.matches import match_create, match_join, match_leave, match_start
+from games.services.matches import match_join, match_leave, match_start
 from games.services.notifications import seat_email_mode_set
 from games.services.orders import order_submit
 from games.services.seats import seat_checkin, seat_checkin_withdraw
@@ -143,21 +143,8 @@ def match_create_view(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         status = 400
         if form.is_valid():
-            data = form.cleaned_data
             try:
-                match = match_create(
-                    game=game.slug, name=data["name"], created_by=request.user,
-                    config=data["config"], min_players=data["min_players"],
-                    max_players=data["max_players"], timezone=data["timezone"],
-                    schedule=form.schedule(), is_private=data["is_private"],
-                    starts_at=data.get("starts_at"), bots_enabled=data.get("bots_enabled", False),
-                    early_close=bool(data.get("early_close")))
-                if data.get("join"):
-                    match_join(match=match, user=request.user, invite_code=match.invite_code)
-                if data.get("press"):
-                    from press.services import press_settings_set  # the press app plugs in
-
-                    press_settings_set(match=match, rules=data["press"])
+                match = form.create(user=request.user)
             except ApplicationError as exc:
                 form.add_error(_form_field(form, exc.field), exc.message)
                 status = exc.client_status

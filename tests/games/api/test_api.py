@@ -135,7 +135,7 @@ def test_junk_since_is_400(api, running_match):
 
 
 def test_wrong_methods_are_405(api, running_match):
-    assert_error(api.post(reverse("games:api-matches")), 405, "METHOD_NOT_ALLOWED")
+    assert_error(api.put(reverse("games:api-matches")), 405, "METHOD_NOT_ALLOWED")
     assert_error(api.get(reverse("games:api-checkin", args=[running_match.pk])), 405)
 
 
