@@ -155,6 +155,13 @@ CREATE_BODY = obj({
                                      "Kill Game's check_enabled: true is CHECK mode."},
 }, required=("game", "name"), closed=True)
 
+def _create_body() -> Schema:
+    body = copy.deepcopy(CREATE_BODY)
+    body["properties"]["game"]["enum"] = [g.slug for g in registry.all_games()]
+    body["properties"]["name"]["minLength"] = 1
+    return body
+
+
 MATCH_ID = {"name": "match_id", "in": "path", "required": True, "schema": INT,
             "description": "The match's id."}
 
@@ -192,7 +199,7 @@ def _core_paths() -> dict[str, dict[str, Any]]:
             "get": op("My matches, with the open phase and whether it is my move", tag=play,
                       ok_schema=ok_body(matches={"type": "array", "items": MY_MATCH})),
             "post": op("Create a match of any game with its settings", tag=lobby,
-                       method="post", status="201", scope="lobby", body=CREATE_BODY,
+                       method="post", status="201", scope="lobby", body=_create_body(),
                        ok_schema=ok_body(match=LOBBY_MATCH),
                        description="Checked as the new-match form checks it (the game's "
                                    "config_schema and validate_config); a refusal names the "
