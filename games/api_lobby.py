@@ -128,7 +128,8 @@ def _form_value(field: django_forms.Field, value: Any) -> Any:
 def _form_data(form_fields: dict[str, django_forms.Field], body: dict[str, Any]) -> dict[str, Any]:
     """The create body as the form's POST data: match fields by name, ``config`` keys as
     ``cfg_<key>``; missing ones take the form's initial value (as the page shows them)."""
-    config = body.get("config") or {}
+    config = body.get("config")
+    config = {} if config is None else config
     if not isinstance(config, dict):
         raise _Refused(error(400, "INVALID", "config must be a JSON object.", field="config"))
     values: dict[str, Any] = {}
