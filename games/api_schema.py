@@ -213,7 +213,8 @@ def _core_paths() -> dict[str, dict[str, Any]]:
                           ),
                 phase=PHASE,
                 players={"type": "array", "items": obj({"seat": nullable(INT),
-                                                        "name": nullable(STR), "bot": BOOL})},
+                                                        "name": nullable(STR), "bot": BOOL,
+                                                        "bot_account": BOOL})},
                 view={"type": ["object", "null"]}, omniscient=BOOL,
                 outcome={"type": ["object", "null"]}))},
         "/api/matches/{match_id}/lobby/": {"parameters": [MATCH_ID], "get": op(
