@@ -81,12 +81,8 @@ def lobby(request: HttpRequest) -> JsonResponse:
     bots = request.GET.get("bots", "any")
     if bots not in ("any", "hide", "only"):
         return error(400, "INVALID", "bots must be any, hide or only.", field="bots")
-    rows = lobby_list.public_rows(game=game, status=status)
+    rows = lobby_list.public_rows(game=game, status=status, bots=bots)
     bot_ids = bot_tables([r.pk for r in rows])
-    if bots == "hide":
-        rows = [r for r in rows if r.pk not in bot_ids]
-    elif bots == "only":
-        rows = [r for r in rows if r.pk in bot_ids]
     return ok(matches=[_lobby_row(r, bot_ids) for r in rows], filters={
         "game": game, "status": status, "bots": bots})
 

@@ -38,8 +38,12 @@ class LobbyFilterForm(forms.Form):
     STATUS_CHOICES = [("open", _("Forming or running")), ("forming", _("Forming")),
                       ("running", _("Running")), ("finished", _("Finished")), ("all", _("All"))]
 
+    BOTS_CHOICES = [("any", _("Shown")), ("hide", _("Hidden")), ("only", _("Only those"))]
+
     game = forms.ChoiceField(required=False, label=_("Game"))
     status = forms.ChoiceField(required=False, choices=STATUS_CHOICES, label=_("Status"))
+    bots = forms.ChoiceField(required=False, choices=BOTS_CHOICES,
+                             label=_("Tables with a bot account"))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -50,6 +54,12 @@ class LobbyFilterForm(forms.Form):
         if not self.is_valid():
             return None, "open"
         return self.cleaned_data.get("game") or None, self.cleaned_data.get("status") or "open"
+
+    def bots_filter(self) -> str:
+        """``any`` (default), ``hide`` or ``only``: tables where a bot account sits."""
+        if not self.is_valid():
+            return "any"
+        return self.cleaned_data.get("bots") or "any"
 
 
 class BoundedJSONField(forms.JSONField):

@@ -90,7 +90,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
     where the user is awaited and has not checked in; three queries in all."""
     filters = LobbyFilterForm(request.GET or None)
     game, status = filters.filters()
-    open_matches = lobby_list.public_rows(game=game, status=status)
+    bots = filters.bots_filter()
+    open_matches = lobby_list.public_rows(game=game, status=status, bots=bots)
     mine = lobby_list.my_rows(request.user)
     joined = {mm.match_id for mm in mine}  # the reader's live seats
     your_move_count_known(request, sum(1 for mm in mine if mm.your_move))
@@ -103,6 +104,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     filter_game, filter_status = lobby_list.filter_fields(game=game, status=status)
     return render(request, "games/lobby.html", {
         "filter_game": filter_game, "filter_status": filter_status,
+        "filter_bots": LobbyFilterForm(initial={"bots": bots})["bots"],
         "open_matches": open_matches, "my_matches": mine,
         "open_rows": lobby_list.rows_html(request, open_matches, joined=joined),
         "games": registry.all_games(), "status": status})

@@ -43,3 +43,17 @@ def test_the_director_marks_bot_accounts_in_the_admin(settings):
                   {"action": "mark_bot", "_selected_action": [robo.profile.pk]})
     assert resp.status_code == 302
     assert Profile.objects.get(user=robo).is_bot is True
+
+
+def test_the_lobby_page_hides_or_shows_bot_tables():
+    ann, robo, bea = make_user("ann"), make_user("robo", is_bot=True), make_user("bea")
+    with_bot = new_match(creator=ann, players=[ann, robo], name="Table with a bot")
+    people = new_match(creator=ann, players=[ann, bea], name="People only")
+    c = client_for(ann)
+    shown = c.get(reverse("games:lobby")).content.decode()
+    assert with_bot.name in shown and people.name in shown and 'id="id_bots"' in shown
+    hidden = c.get(reverse("games:lobby") + "?bots=hide").content.decode()
+    assert with_bot.name not in hidden.split('id="open-h"')[1] and people.name in hidden
+    only = c.get(reverse("games:lobby") + "?bots=only").content.decode().split('id="open-h"')[1]
+    assert with_bot.name in only and people.name not in only
+    assert c.get(reverse("games:lobby") + "?bots=junk").status_code == 200
