@@ -50,7 +50,7 @@ def ctx_challenge(n: Notification, zone: str, lang: str) -> dict[str, Any]:
 
 
 def challenge_send_veto(rows: list[Notification], now: datetime) -> dict[int, str]:
-    """``SEND_VETOES`` hook: a challenge email goes out only while the challenge is open
+    """``AppHooks.send_veto`` hook: a challenge email goes out only while the challenge is open
     and the reader still wants it."""
     mine = [r for r in rows if r.kind == KIND]
     if not mine:
@@ -65,18 +65,3 @@ def challenge_send_veto(rows: list[Notification], now: datetime) -> dict[int, st
         elif not _wanted(row.recipient):
             out[row.pk] = "preferences"
     return out
-
-
-def register() -> None:
-    """Plug the challenge email into the framework's builder, unsubscribe links (phase
-    emails) and send-time policy."""
-    from games import emails
-    from games.lib import unsubscribe
-    from games.services import notifications
-
-    emails.BUILDERS.setdefault(KIND, ctx_challenge)
-    unsubscribe.CATEGORY_FOR_KIND.setdefault(KIND, "phase")
-    if challenge_send_veto not in notifications.SEND_VETOES:
-        notifications.SEND_VETOES.append(challenge_send_veto)
-
-

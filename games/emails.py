@@ -25,7 +25,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 from accounts.profiles import profile_for
-from games import selectors
+from games import registry, selectors
 from games.registry import UnknownGame, get_game
 from games.lib.dates import format_local
 from games.lib.emailtext import html_compact, text_tidy
@@ -188,8 +188,9 @@ def ctx_digest(n: Notification, zone: str, lang: str) -> dict[str, Any]:
                                          section["to_seq"], lang),
                          "deadline": format_local(getattr(selectors.current_phase(match),
                                                           "deadline_at", None), zone)})
-    for hook in DIGEST_HOOKS:  # other apps add their lines (press: the unread messages)
-        hook(n, sections, zone)
+    for app in registry.all_apps():  # other apps add their lines (press: unread messages)
+        if app.digest_lines is not None:
+            app.digest_lines(n, sections, zone)
     return {"sections": sections}
 
 
@@ -205,9 +206,6 @@ def ctx_start_overdue(n: Notification, zone: str, lang: str) -> dict[str, Any]:
     return {"message": n.payload.get("message", "")}
 
 
-#: ``hook(notification, sections, zone)`` may add lines to a digest's match sections
-DIGEST_HOOKS: list[Callable[[Notification, list[dict[str, Any]], str], None]] = []
-
 BUILDERS: dict[str, Callable[[Notification, str, str], dict[str, Any]]] = {
     K.NEW_PHASE: ctx_new_phase,
     K.YOUR_TURN: ctx_new_phase,
@@ -218,6 +216,20 @@ BUILDERS: dict[str, Callable[[Notification, str, str], dict[str, Any]]] = {
     K.DIRECTOR: ctx_director,
     K.START_OVERDUE: ctx_start_overdue,
 }
+
+
+def builder(kind: str) -> Callable[[Notification, str, str], dict[str, Any]]:
+    """The context builder of a notification kind: the framework's own (``BUILDERS``) or
+    an app's (``AppHooks.email_builders``: press messages, a game's own emails)."""
+    found = BUILDERS.get(kind)
+    if found is None:
+        for app in registry.all_apps():
+            found = app.email_builders.get(kind)
+            if found is not None:
+                break
+    if found is None:
+        raise KeyError(f"no email builder for notification kind {kind!r}")
+    return found
 
 
 #: kinds whose rendering, apart from the reader's own parts (``reader_parts``), depends on
@@ -260,11 +272,11 @@ def _contents(n: Notification, zone: str, lang: str, link: str) -> tuple[str, st
             "site_name": settings.SITE_NAME, "site_url": settings.SITE_URL}
     if n.kind not in SHARED_KINDS or n.match is None:
         context = {**base, "user": user, "unsubscribe_url": link,
-                   **BUILDERS[n.kind](n, zone, lang)}
+                   **builder(n.kind)(n, zone, lang)}
         subject, text, html = _render(n, {**context, **reader_parts(n, context, lang)})
         return subject, text_tidy(text), html_compact(html)
     memo = n.match.__dict__.setdefault("_email_render_memo", {})
-    shared = BUILDERS[n.kind](n, zone, lang)
+    shared = builder(n.kind)(n, zone, lang)
     key = (n.kind, lang, zone, n.phase_id, n.payload.get("phase_id"))
     if key not in memo:
         memo[key] = _render(n, {**base, "notification": None, "user": _AnyReader(),

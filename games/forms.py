@@ -260,10 +260,9 @@ class MatchCreateForm(forms.Form):
                 early_close=bool(data.get("early_close")))
             if data.get("join"):
                 match_join(match=match, user=user, invite_code=match.invite_code)
-            if data.get("press"):
-                from press.services import press_settings_set  # the press app plugs in
-
-                press_settings_set(match=match, rules=data["press"])
+            for app in registry.all_apps():  # other apps plug in (press: its rules)
+                if app.match_created is not None:
+                    app.match_created(match, data)
         return match
 
     def schedule(self) -> dict[str, Any] | None:

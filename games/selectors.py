@@ -11,7 +11,6 @@ exist, so a view turns it into a 404 and private matches cannot be probed.
 from __future__ import annotations
 
 import hashlib
-import inspect
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -121,7 +120,7 @@ class DiaryLine:
 
 
 #: bump when ``describe`` changes its sentences: cached lines of the old wording expire
-DIARY_TEXT_CACHE_VERSION = 2  # 2: Kill Game zones by their map's names
+DIARY_TEXT_CACHE_VERSION = 3  # 2: zones by their map's names; 3: names through describe
 DIARY_TEXT_TTL = 24 * 3600
 
 
@@ -175,35 +174,16 @@ def prefetch_seat_names(matches: list[Match]) -> None:
         m.__dict__["_seat_names"] = found[m.pk]
 
 
-_TAKES_NAMES: dict[int, tuple[Any, bool]] = {}
-
-
-def _takes_names(engine: Any) -> bool:
-    """Whether the engine's ``describe`` names players itself (``names=`` keyword); the
-    signature is read once per function, not once per reader."""
-    describe = getattr(engine, "describe", None)
-    function = getattr(describe, "__func__", describe)
-    known = _TAKES_NAMES.get(id(function))
-    if known is not None and known[0] is function:
-        return known[1]
-    try:
-        takes = "names" in inspect.signature(describe).parameters
-    except (TypeError, ValueError):
-        takes = False
-    _TAKES_NAMES[id(function)] = (function, takes)
-    return takes
-
-
 def described(engine, match: Match, rows: list[DiaryEntry], viewer: int | None,
               lang: str, names: Mapping[int, str] | None = None,
-              context: Mapping[str, Any] | None = None,
-              name_text: Any = None, cached: bool = True) -> list[str]:
+              context: Mapping[str, Any] | None = None, cached: bool = True) -> list[str]:
     """``engine.describe`` of each row for ``viewer`` in ``lang``, cached per (entry,
     viewer, language, names): rows are never updated (docs/style.md §20), so a sentence once
     written stays true, and a page load reads them back in one cache round trip instead
     of describing every row again. Which rows a reader gets is decided before (by the
     query), so a cached line never reaches a reader who may not read its row. ``context``
-    (the game's ``describe_context``, fixed for a match) goes to ``describe`` too.
+    (the game's ``describe_context``, fixed for a match) goes to ``describe`` too, and
+    ``names`` (seat number -> name) is the one way sentences name players.
     ``cached=False`` (a batch of emails: each reader's lines are described once, new rows
     that no page read yet) describes without the two cache round trips, which cost more
     than the few sentences they would save."""
@@ -216,7 +196,7 @@ def described(engine, match: Match, rows: list[DiaryEntry], viewer: int | None,
     except Exception:  # noqa: BLE001 - the cache is an accelerator, never a dependency
         known = {}
     extra = dict(context or {})
-    if names is not None and _takes_names(engine):  # an engine that names players itself
+    if names is not None:  # the engine names the players (RulesEngine.describe)
         extra["names"] = names
     missing = {}
     out = []
@@ -224,12 +204,6 @@ def described(engine, match: Match, rows: list[DiaryEntry], viewer: int | None,
         text = known.get(key)
         if text is None:
             text = _describe(engine, row, viewer, lang, extra)
-            if names is not None and callable(name_text):
-                # the game's seat placeholders ("player p3", "Player 2") -> names, "you"
-                try:
-                    text = name_text(text, names, viewer)
-                except Exception:  # noqa: BLE001 - the unnamed sentence is still true
-                    pass
             missing[key] = text
         out.append(text)
     if missing and cached:
@@ -272,9 +246,7 @@ def diary_lines_visible(match: Match, rows: list[DiaryEntry], seat_number: int |
     mark = f",{seat_number}," if seat_number is not None else None
     visible = [r for r in rows if r.is_public or (mark is not None and mark in r.audience)]
     texts = described(engine, match, visible, seat_number, lang, names,
-                      context=match.__dict__["_describe_context"],
-                      name_text=entry.hooks.name_text if entry is not None else None,
-                      cached=cached)
+                      context=match.__dict__["_describe_context"], cached=cached)
     return [DiaryLine(seq=r.seq, turn=r.turn, phase_kind=r.phase_kind, kind=r.kind,
                       text=text, is_public=r.is_public, created_at=r.created_at,
                       phase_id=r.phase_id)
@@ -288,8 +260,8 @@ def diary_for_seat(match: Match, seat_number: int | None, *, since_seq: int = 0,
     """The reader's diary lines after ``since_seq``, each with ``text`` from
     ``engine.describe`` in ``lang`` (cached, :func:`described`). ``omniscient`` (the
     director) reads every row. ``names`` (seat number -> player name; default
-    :func:`seat_names`) goes to an engine whose ``describe`` takes it, and to the game's
-    ``name_text(text, names, viewer)`` hook otherwise, so no line shows a seat placeholder. ``turns`` (a ``Q`` on ``turn``) keeps only those turns:
+    :func:`seat_names`) goes to the engine's ``describe``, so no line shows a seat
+    placeholder. ``turns`` (a ``Q`` on ``turn``) keeps only those turns:
     a page loads the latest turn, not the whole match."""
     try:
         entry = get_game(match.game)
@@ -311,8 +283,7 @@ def diary_for_seat(match: Match, seat_number: int | None, *, since_seq: int = 0,
     if turns is not None:
         rows = rows.filter(turns)
     rows = list(rows)
-    texts = described(engine, match, rows, seat_number, lang, names, context=extra,
-                      name_text=entry.hooks.name_text if entry is not None else None)
+    texts = described(engine, match, rows, seat_number, lang, names, context=extra)
     return [DiaryLine(seq=r.seq, turn=r.turn, phase_kind=r.phase_kind, kind=r.kind,
                       text=text, is_public=r.is_public, created_at=r.created_at,
                       phase_id=r.phase_id)

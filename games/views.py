@@ -96,9 +96,11 @@ def lobby(request: HttpRequest) -> HttpResponse:
     joined = {mm.match_id for mm in mine}  # the reader's live seats
     your_move_count_known(request, sum(1 for mm in mine if mm.your_move))
     if mine:
-        from press.selectors import unread_counts  # the press app plugs in
-
-        unread = unread_counts(request.user, sorted(joined))  # one cache call for all
+        unread: dict[int, int] = {}
+        for app in registry.all_apps():  # other apps plug in (press: unread messages)
+            if app.unread_counts is not None:  # one cache call for all the reader's matches
+                for match_id, count in app.unread_counts(request.user, sorted(joined)).items():
+                    unread[match_id] = unread.get(match_id, 0) + count
         for mm in mine:
             mm.unread = unread.get(mm.match_id, 0)
     filter_game, filter_status = lobby_list.filter_fields(game=game, status=status)

@@ -14,14 +14,13 @@ snapshot (zone positions for drawing).
 
 from __future__ import annotations
 
-import re
 from typing import Any, Mapping
 
 from django.http import QueryDict
 from django.utils.translation import gettext as _
 
 from killgame.engine import catalogue as cat
-from killgame.engine.describe import ITEM_NAMES
+from killgame.engine.describe import ITEM_NAMES, name_players
 from killgame.services import BUILTIN_GRID, layout
 
 BOARD_TEMPLATE = "killgame/board.html"
@@ -46,7 +45,6 @@ CONTROL_OF_FIELD = {
     ("attack", "random"): "attack_random", ("grenade", "zone"): "grenade_zone",
     ("c4", "zone"): "c4_zone", ("wear", "items"): "wear_items",
 }
-_PID = re.compile(r"\b(?:[Pp]layer |il giocatore |Il giocatore )?p(\d+)\b")
 
 
 # --- names -------------------------------------------------------------------------------
@@ -57,17 +55,9 @@ def item_name(item: str, lang: str = "en") -> str:
 
 
 def with_names(text: str, names: Mapping[int, str], viewer: int | None = None) -> str:
-    """Diary sentences name players by id (``player p3``); pages, emails and the replay
-    show the seat's username (public: the seat list is on every page), and "you" for the
-    reader (``viewer``). The framework applies it to every diary line (registry extra
-    ``name_text``)."""
-    def repl(m: re.Match[str]) -> str:
-        seat = int(m.group(1))
-        if viewer is not None and seat == viewer:
-            return "You" if m.start() == 0 or text[:m.start()].rstrip().endswith((".", ":")) \
-                else "you"
-        return names.get(seat, m.group(0))
-    return _PID.sub(repl, text)
+    """Sentences stored before names were given (the feed, the replay) named the way the
+    engine's ``describe(..., names=)`` names them (``name_players``)."""
+    return name_players(text, names, viewer)
 
 
 def pid_name(pid: str | None, names: Mapping[int, str]) -> str:

@@ -185,12 +185,11 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
             viewer = next(iter(vis)) if vis is not None and len(vis) == 1 else None
             try:
                 text = engine.describe(Event(kind=row.kind, data=row.payload, visible_to=vis),
-                                       viewer, lang, **zone_names)
+                                       viewer, lang, names=names, **zone_names)
             except Exception:  # noqa: BLE001 - a broken sentence must not break the page
                 text = row.kind
             if not text.strip():
                 continue
-            text = pages.with_names(text, names)
             events.append(f"{names.get(viewer, '')}: {text}" if viewer is not None else text)
     label = ("Start" if snap.phase is None else
              f"Turn {snap.phase.turn}, {snap.phase.kind} phase closed")

@@ -200,7 +200,7 @@ PAUSED_KINDS = {"new_phase", "your_turn", "reminder"}
 
 
 def away_send_veto(rows, now: datetime) -> dict[int, str]:
-    """``games.services.notifications.SEND_VETOES`` hook: no "your move", new-phase or
+    """``AppHooks.send_veto`` hook: no "your move", new-phase or
     reminder email while the reader is away (they resume by themselves afterwards)."""
     paused = [r for r in rows if r.kind in PAUSED_KINDS]
     if not paused:
@@ -210,7 +210,7 @@ def away_send_veto(rows, now: datetime) -> dict[int, str]:
 
 
 def seat_notes(match: Match, seats) -> list[str]:
-    """``games.lib.pages.SEAT_NOTES`` hook (one query): who is away until when, and which
+    """``AppHooks.seat_notes`` hook (one query): who is away until when, and which
     seats are marked absent, for everyone reading a running match's page."""
     from django.db.models import Q
     from django.utils import formats, timezone

@@ -25,4 +25,6 @@ class SanguoshaConfig(AppConfig):
             schedule_from_settings=True,
             table_url_name="sanguosha:table",
             private_checkin_kinds=frozenset({"ask:negate_window", "ask:rescue"}),
-            email_coalesce=True, demo_players=4))
+            email_coalesce=True, demo_players=4,
+            rating_mode=lambda match: "identity",  # by side: each winner beat each loser
+            press_default=lambda config: "public"))  # hidden roles: the public board only

@@ -52,20 +52,11 @@ LIST_DEFERRED = ("state", "config")
 ORDER_FORM_INVALID = _("This order form is not valid.")
 
 
-#: Apps beside the framework add a value to the match page's match row, as a subquery of the
-#: one query that loads it instead of a query of their own: ``{attribute: () -> expression}``
-#: (the press app: its version, for the press panel's cache key).
-PAGE_ANNOTATIONS: dict[str, Callable[[], Any]] = {}
-
-#: Apps beside the framework announce their own cached fragment on the match page, so it
-#: comes in the page's one cache round trip: ``(request, match) -> (name, scope, parts)``
-#: with the parts its ``{% fragment_cache %}`` tag uses (the press panel).
-PAGE_FRAGMENTS: list[Callable[[HttpRequest, Match], tuple[str, str, list[Any]]]] = []
-
-#: Apps beside the framework annotate the seats of a running match (the players app: "away
-#: until …", "absent"): each hook takes (match, seats: the live seats as ``SeatRow``) and
-#: returns notes to show under the players, one string each. ``games`` imports none of them.
-SEAT_NOTES: list[Callable[[Match, list[Seat]], list[str]]] = []
+def page_annotations() -> dict[str, Callable[[], Any]]:
+    """What apps beside the framework add to the match page's match row, as subqueries of
+    the one query that loads it (``AppHooks.page_annotations``; press: its version)."""
+    return {name: make for app in registry.all_apps()
+            for name, make in app.page_annotations.items()}
 
 
 class OrderFormInvalid(Exception):
@@ -225,17 +216,18 @@ PAGE_DEFERRED = ("state", "config")
 
 def _page_match_qs(match_id: int) -> Any:
     qs = Match.objects.filter(pk=match_id).defer(*PAGE_DEFERRED)
-    if PAGE_ANNOTATIONS:
-        qs = qs.annotate(**{name: make() for name, make in PAGE_ANNOTATIONS.items()})
+    annotations = page_annotations()
+    if annotations:
+        qs = qs.annotate(**{name: make() for name, make in annotations.items()})
     return qs[:1]
 
 
-_PAGE_MATCH = CompiledOnce(_page_match_qs, depends=lambda: tuple(PAGE_ANNOTATIONS))
+_PAGE_MATCH = CompiledOnce(_page_match_qs, depends=lambda: tuple(page_annotations()))
 
 
 def page_match(match_id: int) -> Match | None:
     """The match as its page loads it: ``state`` and ``config`` deferred (read only to
-    render a fragment the cache does not hold), the ``PAGE_ANNOTATIONS`` added."""
+    render a fragment the cache does not hold), the apps' ``page_annotations`` added."""
     found = _PAGE_MATCH.objects(Match, match_id)
     return found[0] if found else None
 
@@ -397,8 +389,8 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
     diary_param = (window()["asked"] if parse_int(request.GET.get(DIARY_PARAM)) is not None
                    else None)
     clock_minute = htmlcache.time_bucket()
-    seat_notes = Lazy(lambda: [note for hook in SEAT_NOTES for note in hook(match, seats)]
-                      if running else [])
+    seat_notes = Lazy(lambda: [note for app in registry.all_apps() if app.seat_notes
+                               for note in app.seat_notes(match, seats)] if running else [])
     return {
         "admin_url": admin_url, "seat_notes": seat_notes, "seat_labels": seat_labels,
         htmlcache.KEYS_NAME: htmlcache.page_keys(match, seat, director, all_seats),
@@ -408,7 +400,8 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
         htmlcache.PREFETCH_NAME: [("board", "reader", [diary_param]), ("order", "reader", []),
                                        ("seats", "public", [clock_minute]),
                                        ("history", "public", []),
-                                       *(announce(request, match) for announce in PAGE_FRAGMENTS)],
+                                       *(app.page_fragment(request, match) for app in registry.all_apps()
+                                         if app.page_fragment)],
         "match": match, "game": game, "seat": seat, "director": director, "phase": phase,
         "seats": seats, "names": names, "view": view, "diary_groups": diary_groups,
         "diary_older": Lazy(lambda: window()["older"]),

@@ -44,7 +44,7 @@ from django.utils.translation import gettext_noop
 
 from accounts.models import Profile
 from accounts.profiles import profile_for
-from games import emails
+from games import emails, registry
 from games.exceptions import ApplicationError
 from games.lib import presence, unsubscribe
 from games.lib.dates import safe_zone
@@ -276,12 +276,6 @@ class Decision:
 
 SEND = Decision()
 
-#: Apps beside the framework hold back sends without ``games`` importing them: each hook
-#: takes (rows, now) and returns ``{row id: reason}`` for the rows it vetoes (the players
-#: app: no phase emails while the reader is away).
-SEND_VETOES: list[Callable[[list[Notification], datetime], dict[int, str]]] = []
-
-
 def send_decisions(rows: list[Notification], *, now: datetime) -> dict[int, Decision]:
     """The policy at send time, for a whole batch in a few queries.
 
@@ -312,8 +306,9 @@ def send_decisions(rows: list[Notification], *, now: datetime) -> dict[int, Deci
         seen = presence.seen_at([(r.match_id, r.recipient_id) for r in coalesced], now=now)
     window = timedelta(seconds=settings.EMAIL_ON_PAGE_SECONDS)
     vetoed: dict[int, str] = {}
-    for veto in SEND_VETOES:
-        vetoed.update(veto(rows, now))
+    for app in registry.all_apps():  # other apps hold some back (players: the reader is away)
+        if app.send_veto is not None:
+            vetoed.update(app.send_veto(rows, now))
     out: dict[int, Decision] = {}
     for row in rows:
         if row.pk in vetoed:

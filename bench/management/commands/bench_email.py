@@ -170,7 +170,7 @@ def serve_sink(port: int) -> None:
 
 def start_sinks(count: int, port: int, sink: Sink) -> list[subprocess.Popen]:
     procs = []
-    code = f"from games.management.commands.bench_email import serve_sink; serve_sink({port})"
+    code = f"from bench.management.commands.bench_email import serve_sink; serve_sink({port})"
     for _ in range(count):
         proc = subprocess.Popen([sys.executable, "-c", code], cwd=settings.BASE_DIR,
                                 stdout=subprocess.PIPE, start_new_session=True)

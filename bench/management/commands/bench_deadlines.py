@@ -11,7 +11,7 @@ Steps:
    rows are real; nothing leaves the machine).
 2. Migrate that database.
 3. Create ``--matches`` running matches of ``--game`` (``guess`` registers the tests'
-   guess-a-number game here and in the workers via ``games.lib.devgames``) with
+   guess-a-number game here and in the workers via ``bench.devgames``) with
    ``--players`` each, through the real services.
 4. **The engine floor**: the same matches' positions resolved in this process with no
    database (load, the default orders of every awaited seat, resolve, dump, the next
@@ -172,7 +172,7 @@ class Command(BaseCommand):
 
     def _reexec(self, opts) -> None:
         if not opts["redis_url"]:
-            from games.management.commands.bench_email import start_redis, stop_process
+            from bench.management.commands.bench_email import start_redis, stop_process
 
             redis_proc, opts["redis_url"] = start_redis(tempfile.mkdtemp(prefix="pbw-bench-"))
             try:
@@ -442,7 +442,7 @@ class Command(BaseCommand):
                 [celery, "-A", "config", "worker", "-l", "WARNING", "-n", f"{name}@%h",
                  "--concurrency", str(concurrency), "-Q", queues,
                  "--without-gossip",
-                 "--without-mingle", "--include", "games.lib.devgames"],
+                 "--without-mingle", "--include", "bench.devgames"],
                 env=env, cwd=settings.BASE_DIR, start_new_session=True,
                 stdout=subprocess.DEVNULL, stderr=open(Path(self._tmp) / f"{name}.log", "w")))
         procs.append(subprocess.Popen(
@@ -554,7 +554,7 @@ class Command(BaseCommand):
         """CPU seconds of the clock workers so far, and of this database's PostgreSQL
         sessions since ``backends_before`` (their CPU then, by pid; a session that
         connected later counts from zero)."""
-        from games.management.commands.bench_email import process_cpu_seconds, tree_cpu_seconds
+        from bench.management.commands.bench_email import process_cpu_seconds, tree_cpu_seconds
 
         with connection.cursor() as cursor:
             cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = "
