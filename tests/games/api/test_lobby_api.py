@@ -171,3 +171,15 @@ def test_private_match_by_invite_code_only(player, player2):
     resp = post(api2, reverse("games:api-join-invite", args=[match.invite_code]), {})
     assert resp.status_code == 200 and resp.json()["match"]["joined"]
     assert resp.json()["match"]["invite"]["code"] == match.invite_code  # seated: may share it
+
+
+def test_a_session_needs_the_csrf_token_to_act(player):
+    c = Client(enforce_csrf_checks=True)
+    c.force_login(player)
+    refused = post(c, reverse("games:api-matches"), {"game": "guess", "name": "No CSRF"})
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "CSRF"
+    assert not Match.objects.exists()
+    c.get(reverse("games:lobby"))  # the page sets the CSRF cookie
+    ok = c.post(reverse("games:api-matches"), json.dumps({"game": "guess", "name": "CSRF"}),
+                content_type="application/json", HTTP_X_CSRFTOKEN=c.cookies["csrftoken"].value)
+    assert ok.status_code == 201, ok.content
