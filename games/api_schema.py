@@ -18,6 +18,8 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import get_resolver
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET
 
 from games import registry
@@ -357,6 +359,13 @@ def describe(schema: Schema) -> str:
     return text + (f" ({', '.join(bounds)})" if bounds else "")
 
 
+def code_spans(text: str) -> SafeString:
+    """The document's Markdown-ish ```code``` spans as ``<code>``, the rest escaped."""
+    parts = str(text).split("`")
+    return mark_safe("".join(  # noqa: S308 - every part is escaped here
+        (f"<code>{escape(p)}</code>" if i % 2 else str(escape(p))) for i, p in enumerate(parts)))
+
+
 @require_GET
 def schema_view(request: HttpRequest) -> JsonResponse:
     return JsonResponse(document(), json_dumps_params={"ensure_ascii": False})
@@ -377,12 +386,16 @@ def docs_view(request: HttpRequest) -> HttpResponse:
                     .get("schema", {}))
             ops.setdefault(o["tags"][0], []).append({
                 "method": method.upper(), "path": path, "summary": o["summary"],
-                "description": o.get("description", ""), "scope": o.get("x-token-scope"),
+                "description": code_spans(o.get("description", "")),
+                "scope": o.get("x-token-scope"),
                 "params": [p for p in item.get("parameters", []) + o.get("parameters", [])],
                 "body": [(name, describe(sub), name in (body.get("required") or ()))
                          for name, sub in sorted((body.get("properties") or {}).items())],
                 "statuses": sorted(o["responses"])})
     return render(request, "games/api_docs.html", {
         "doc": doc, "sections": [(t, v) for t, v in ops.items() if v],
+        "intro": code_spans(doc["info"]["description"]),
+        "schemes": [(name, code_spans(scheme["description"]))
+                    for name, scheme in doc["components"]["securitySchemes"].items()],
         "errors": sorted(ERROR_STATUSES.items()),
         "game_codes": sorted(doc["info"]["x-error-codes-per-game"].items())})
