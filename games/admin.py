@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils import timezone
 from django.utils.timezone import now as timezone_now
 
 from games import registry, selectors
@@ -152,7 +153,10 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
         if phase is None:
             return "—"
         flag = " QUARANTINED" if phase.quarantined_at else ""
-        return f"#{phase.number} {phase.kind} until {format_local(phase.deadline_at, match.timezone)}{flag}"
+        # in the director's own zone (activated per request, accounts/middleware.py), as
+        # every player page shows times in its reader's
+        zone = timezone.get_current_timezone_name()
+        return f"#{phase.number} {phase.kind} until {format_local(phase.deadline_at, zone)}{flag}"
 
     @admin.display(description="actions")
     def director_buttons(self, match: Match):
@@ -317,7 +321,8 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
         return TemplateResponse(request, "admin/games/match/director_action.html", {
             **self.admin_site.each_context(request), "opts": self.model._meta, "match": match,
             "action": action, "form": form, "phase": phase,
-            "deadline": format_local(phase.deadline_at if phase else None, match.timezone),
+            "deadline": format_local(phase.deadline_at if phase else None,
+                                     timezone.get_current_timezone_name()),
             "title": f"{action.replace('_', ' ').capitalize()}: {match.name}"})
 
     def _apply(self, request, match: Match, action: str, form) -> None:

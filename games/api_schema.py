@@ -103,6 +103,11 @@ def op(summary: str, *, tag: str, ok_schema: Schema, method: str = "get",
     return out
 
 
+def _with_409(operation: dict[str, Any]) -> dict[str, Any]:
+    operation["responses"]["409"] = {"$ref": "#/components/responses/E409"}
+    return operation
+
+
 def query_param(name: str, schema: Schema, description: str) -> Schema:
     return {"name": name, "in": "query", "required": False, "schema": schema,
             "description": description}
@@ -228,6 +233,24 @@ def _core_paths() -> dict[str, dict[str, Any]]:
             ok_schema=ok_body(entries={"type": "array", "items": obj({
                 "seq": INT, "turn": nullable(INT), "phase_kind": nullable(STR), "kind": STR,
                 "text": STR, "public": BOOL, "created_at": DT})}, last_seq=INT, version=INT))},
+        "/api/matches/{match_id}/phases/{number}/": {
+            "parameters": [MATCH_ID, {"name": "number", "in": "path", "required": True,
+                                      "schema": INT, "description": "A closed phase's number."}],
+            "get": _with_409(op(
+                "An earlier phase as my seat saw it: the player view of its snapshot and my "
+                "diary rows of that phase (docs/looking-back.md)", tag=play,
+                ok_schema=ok_body(
+                    match=obj({"id": INT, "name": STR, "game": STR, "url": STR}),
+                    seat=nullable(INT), omniscient=BOOL,
+                    phase=obj({"number": INT, "turn": INT, "kind": STR, "opens_at": DT,
+                               "closed_at": DT}),
+                    previous=nullable(INT), next=nullable(INT), page=STR,
+                    view={"type": ["object", "null"]},
+                    diary={"type": "array", "items": obj({
+                        "seq": INT, "turn": nullable(INT), "phase_kind": nullable(STR),
+                        "kind": STR, "text": STR, "public": BOOL})}),
+                description="409 PHASE_OPEN for the open phase (read GET "
+                            "/api/matches/{match_id}/ instead)."))},
         "/api/matches/{match_id}/join/": {"parameters": [MATCH_ID], "post": op(
             "Take a seat in a forming public match", tag=lobby, method="post", scope="lobby",
             body=EMPTY_BODY, ok_schema=ok_body(match=LOBBY_MATCH))},

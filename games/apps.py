@@ -45,6 +45,9 @@ class GamesConfig(AppConfig):
         # Fills games.lib.oncommit.TASKS, so what the services queue on commit finds its
         # task in every process (web, worker, management commands), not only in the worker.
         from games import tasks  # noqa: F401
+        from games.lib import lookback
         from games.registry import AppHooks, register_app
 
-        register_app(AppHooks(label="games", periodic=framework_jobs()))
+        # the phase selector's fragment comes in the match page's one cache round trip
+        register_app(AppHooks(label="games", periodic=framework_jobs(),
+                              page_fragment=lookback.page_fragment))

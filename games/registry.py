@@ -78,6 +78,12 @@ class AppHooks:
     - ``digest_lines(notification, sections, lang)``: add lines to the daily digest.
     - ``send_veto(notifications, now) -> {notification_id: reason}``: hold some back.
 
+    Early close (``games.selectors``):
+
+    - ``away_seats(match_id, {seat number: user id}, now) -> seat numbers``: the players
+      away now (players: a declared away period); they count as checked in once a player
+      who is not away did.
+
     Clock: ``periodic``, the app's :class:`PeriodicJob` entries.
     """
 
@@ -91,6 +97,7 @@ class AppHooks:
     email_categories: Mapping[str, str] = field(default_factory=dict)
     digest_lines: Callable[[Any, list[dict[str, Any]], str], None] | None = None
     send_veto: Callable[[list[Any], Any], Mapping[int, str]] | None = None
+    away_seats: Callable[[int, dict[int, int], Any], set[int]] | None = None
     periodic: tuple[PeriodicJob, ...] = ()
 
 
@@ -134,6 +141,9 @@ class GameHooks:
     - ``email_template`` / ``email_template_html``: a block included in the new-phase
       email, rendered with what ``email_context(match, seat_number, lang)`` returns.
     - ``email_coalesce``: "your move" emails of one match coalesce (ask-based games).
+    - ``out_of_play(dumped_state) -> seats``: the seats out of play (dead, eliminated); a
+      seat that enters this set at a close gets a "you died" email
+      (``games.services.news``; ``out_of_play_alive_flags`` reads ``{"seat", "alive"}``).
 
     Clock:
 
@@ -168,6 +178,7 @@ class GameHooks:
     email_template_html: str | None = None
     email_context: Callable[[Any, int | None, str], Mapping[str, Any]] | None = None
     email_coalesce: bool = False
+    out_of_play: Callable[[Mapping[str, Any]], Any] | None = None
     periodic: tuple[PeriodicJob, ...] = ()
     demo_players: int = 3
     rating_mode: Callable[[Any], str | None] | None = None

@@ -12,17 +12,19 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any, Mapping
+from datetime import datetime
+from typing import Any, Callable, Mapping
 
 from django.core.cache import caches
 from django.db import connection
 from django.db.models import Q, QuerySet
 from django.utils.connection import ConnectionProxy
+from django.utils.timezone import now as timezone_now
 
 from accounts.names import shown_name
 from games.lib import rawrows
 from games.models import CheckIn, DiaryEntry, Match, Order, Phase, Seat
-from games.registry import UnknownGame, get_game, get_rules
+from games.registry import UnknownGame, all_apps, get_game, get_rules
 
 #: diary sentences live in the evictable cache of rendered text (settings: "html")
 cache = ConnectionProxy(caches, "html")
@@ -325,22 +327,82 @@ def pressed_numbers(phase: Phase) -> set[int]:
     return set(CheckIn.objects.filter(phase=phase).values_list("seat__number", flat=True))
 
 
+def _live_awaited(phase: Phase, seats) -> list:
+    """The awaited seats a person plays (not the bot, not removed): those a check-in is
+    expected from. The dead are not awaited, so they never count."""
+    awaited = set(phase.awaited or [])
+    return [s for s in seats if s.number is not None and s.number in awaited
+            and not s.is_bot and s.removed_at is None and s.user_id is not None]
+
+
+def away_numbers(phase: Phase, seats, *, pressed: set[int],
+                 now: datetime | None = None) -> set[int]:
+    """Awaited live seats that did not press check-in and whose player is away now
+    (``AppHooks.away_seats``, the players app: a declared away period, in a match whose
+    away rule lets the seat play its defaults; no query when nobody is missing or no app
+    plugged in)."""
+    users = {s.number: s.user_id for s in _live_awaited(phase, seats) if s.number not in pressed}
+    hooks = [app.away_seats for app in all_apps() if app.away_seats is not None]
+    if not users or not hooks:
+        return set()
+    now = now or timezone_now()
+    out: set[int] = set()
+    for hook in hooks:
+        out |= set(hook(phase.match_id, users, now))
+    return out & set(users)
+
+
 def phase_all_checked_in(phase: Phase, *, seats: list[Seat] | None = None,
-                         fresh: bool = False) -> bool:
+                         fresh: bool = False, now: datetime | None = None) -> bool:
     """Every awaited seat counts as checked in (an awaited number with no seat row — an
-    engine seat nobody holds — counts as absent, so it waits for the deadline)."""
-    done = checked_in_numbers(phase, seats=seats, fresh=fresh)
-    return all(n in done for n in phase.awaited)
+    engine seat nobody holds — counts as absent, so it waits for the deadline).
+
+    An away seat (:func:`away_numbers`) counts as checked in too — it plays its stored
+    orders or its defaults — once a living player who is not away pressed check-in: a
+    phase whose awaited players are all away (or one just opened) waits for its deadline,
+    so a match of absentees never races through its phases."""
+    if seats is None:
+        seats = list(Seat.objects.filter(match_id=phase.match_id, number__isnull=False))
+    pressed = set() if fresh else pressed_numbers(phase)
+    done = checked_in_numbers(phase, seats=seats, pressed=pressed)
+    missing = [n for n in phase.awaited if n not in done]
+    if not missing:
+        return True
+    if not pressed & set(phase.awaited):
+        return False
+    away = away_numbers(phase, seats, pressed=pressed, now=now)
+    return all(n in away for n in missing)
+
+
+@dataclass(frozen=True)
+class CheckinCount:
+    """The "N of M checked in" line: ``checked_in`` of the ``active`` awaited players
+    pressed check-in; ``away`` more are away (they count as checked in for the close)."""
+
+    checked_in: int
+    active: int
+    away: int
+
+
+def checkin_count(phase: Phase, *, seats=None, pressed: set[int] | None = None,
+                  now: datetime | None = None) -> CheckinCount:
+    """Count the awaited players a person plays: the dead (not awaited), bots and removed
+    seats never count; the away ones are set apart. ``seats`` (models or page rows) and
+    ``pressed`` save the queries when the caller has them."""
+    if seats is None:
+        seats = list(Seat.objects.filter(match_id=phase.match_id, number__isnull=False))
+    if pressed is None:
+        pressed = pressed_numbers(phase)
+    live = _live_awaited(phase, seats)
+    away = away_numbers(phase, seats, pressed=pressed, now=now)
+    return CheckinCount(checked_in=sum(1 for s in live if s.number in pressed),
+                        active=len(live) - len(away), away=len(away))
 
 
 def checkin_counts(phase: Phase, *, seats: list[Seat] | None = None) -> tuple[int, int]:
-    """(checked in, seats) for the phase: every seated seat counts, and a seat with nothing
-    to do counts as checked in (``seat_is_checked_in``). ``seats``: the match's seats the
-    caller already loaded (removed ones included), so the page does not load them twice."""
-    if seats is None:
-        seats = list(Seat.objects.filter(match_id=phase.match_id, number__isnull=False))
-    numbered = [s for s in seats if s.number is not None]
-    return len(checked_in_numbers(phase, seats=numbered)), len(numbered)
+    """(checked in, active) for the phase (:func:`checkin_count` without the away)."""
+    count = checkin_count(phase, seats=seats)
+    return count.checked_in, count.active
 
 
 def phase_history(match: Match) -> QuerySet[Phase]:

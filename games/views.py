@@ -26,8 +26,9 @@ from games.context_processors import your_move_count_known
 from games.exceptions import ApplicationError
 from games.forms import LobbyFilterForm, MatchCreateForm, OrderForm, parse_int
 from games.lib import lobby as lobby_list
-from games.lib import pages
+from games.lib import lookback, pages
 from games.lib.polls import fast_poll
+from games.lookback_views import match_phase_page
 from games.models import Match, Seat
 from games.selectors import may_start
 from games.services.matches import match_join, match_leave, match_start
@@ -248,6 +249,8 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         return redirect_to_login(request.get_full_path())
     if match is None or not pages.can_watch(match, request.user):
         raise Http404("No such match.")
+    if lookback.PHASE_PARAM in request.GET:  # an earlier phase as the reader saw it
+        return match_phase_page(request, match)
     return _match_page(request, match)
 
 

@@ -24,6 +24,7 @@ class KillgameConfig(AppConfig):
 
     def ready(self) -> None:
         from games.registry import GameHooks, register
+        from games.services.news import out_of_play_alive_flags
 
         from killgame import engine, forms, pages, services
 
@@ -39,4 +40,5 @@ class KillgameConfig(AppConfig):
             email_template_html="killgame/email_now.html",
             email_context=pages.email_context,
             own_diary=True, diary_turn_template=pages.DIARY_TURN_TEMPLATE,
+            out_of_play=out_of_play_alive_flags,
             rating_mode=rating_mode))  # press: the default, full

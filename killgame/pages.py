@@ -600,8 +600,10 @@ def now_lines(view: Mapping[str, Any] | None, names: Mapping[int, str],
         else:
             who = [p["name"] for p in zone["people"]] + (["a monster"] if zone["monster"] else [])
             out.append(f"You are in {zone['name']} with " + (", ".join(who) or "nobody") + ".")
-        if zone["closed"]:
-            out.append("Your zone is closed: leave it in this Tactical phase.")
+        if zone["closed"]:  # the right phase words: one moves only in a Tactical phase
+            out.append("Your zone is closed: leave it in this Tactical phase."
+                       if view["phase"] == "tactical"
+                       else "Your zone is closed: leave it in the next Tactical phase.")
     if view["phase"] == "tactical":
         if f["moves"]:
             out.append("You can move to " + ", ".join(m["name"] for m in f["moves"]) + ".")

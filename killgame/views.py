@@ -21,9 +21,9 @@ from accounts.names import shown_name
 from games import selectors
 from games.exceptions import ApplicationError
 from games.forms import parse_int
-from games.lib import htmlcache
+from games.lib import htmlcache, lookback
 from games.lib import pages as game_pages
-from games.models import DiaryEntry, Match, Seat, Snapshot
+from games.models import DiaryEntry, Match, Seat
 from games.registry import get_rules
 from games.rules import Event
 from games.services.orders import order_submit
@@ -145,7 +145,7 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     if match.status != Match.Status.FINISHED or match.state is None:
         return render(request, "killgame/replay.html",
                       {"match": match, "not_yet": REPLAY_NOT_YET}, status=409)
-    snaps = list(Snapshot.objects.filter(match=match).select_related("phase").order_by("id"))
+    snaps = lookback.snapshots(match)  # the same snapshots the phase selector reads
     if not snaps:
         raise Http404("This match has no snapshots.")
     step = parse_int(request.GET.get("step"))
@@ -153,9 +153,9 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         step = len(snaps) - 1
     snap = snaps[step]
     engine = get_rules(match.game)
-    state = engine.load(snap.state)
-    full = engine.omniscient_view(state)
-    view = engine.player_view(state, None)
+    # the one door of games/lib/lookback.py: the director's view and the spectator's
+    full = lookback.view_of_state(match, snap.state, lookback.Reader(None, director=True))
+    view = lookback.view_of_state(match, snap.state, lookback.Reader(None, director=False))
     names = _names(match)
     positions: dict[str, list[str]] = {}
     people = []

@@ -12,11 +12,11 @@ class PlayersConfig(AppConfig):
         from games import signals
         from games.registry import AppHooks, register_app
         from players import receivers
-        from players.away import away_send_veto, seat_notes
+        from players.away import away_seats, away_send_veto, seat_notes
 
         signals.phases_closed.connect(receivers.on_phases_closed,
                                       dispatch_uid="players.phases_closed")
         signals.match_finished.connect(receivers.on_match_finished,
                                        dispatch_uid="players.match_finished")
         register_app(AppHooks(label="players", seat_notes=seat_notes,
-                              send_veto=away_send_veto))
+                              send_veto=away_send_veto, away_seats=away_seats))

@@ -361,7 +361,8 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
         pressed = {n for n in phase.pressed_seats or [] if n is not None}
         done = checked_in_numbers(phase, seats=numbered, pressed=pressed)
         rows = 0 if private_checkin(phase) else len(pressed)
-        counts = checkin_summary(phase, done=len(done), total=len(numbered))
+        counts = checkin_summary(phase, count=selectors.checkin_count(
+            phase, seats=numbered, pressed=pressed))
         if counts["awaited"] is None:
             counts = None  # a secret awaited set: no "N of M checked in" line
         if seat is not None and seat.number is not None:
@@ -524,21 +525,16 @@ def private_checkin(phase: Phase | str) -> bool:
     return any(kind in g.hooks.private_checkin_kinds for g in registry.all_games())
 
 
-def checkin_summary(phase: Phase, *, done: int | None = None,
-                    total: int | None = None) -> dict[str, int | None]:
-    """{"checked_in": n, "awaited": m} for the "N of M checked in" line; both None for a
-    phase kind whose awaited set is secret (:func:`private_checkin`). ``done``/``total``:
-    counts the caller already has (the match page), else they are loaded."""
+def checkin_summary(phase: Phase, *, count: Any = None) -> dict[str, int | None]:
+    """{"checked_in": n, "awaited": m, "away": k} for the "N of M checked in" line (M: the
+    living awaited players a person plays, less the ``k`` away ones); all None for a
+    phase kind whose awaited set is secret (:func:`private_checkin`). ``count``: the
+    :class:`games.selectors.CheckinCount` the caller already has (the match page)."""
     if private_checkin(phase):
-        return {"checked_in": None, "awaited": None}
-    if done is not None and total is not None:
-        return {"checked_in": int(done), "awaited": int(total)}
-    raw = selectors.checkin_counts(phase)
-    if isinstance(raw, dict):
-        return {"checked_in": int(raw.get("checked_in", 0)),
-                "awaited": int(raw.get("awaited", len(phase.awaited or [])))}
-    done, total = raw
-    return {"checked_in": int(done), "awaited": int(total)}
+        return {"checked_in": None, "awaited": None, "away": None}
+    if count is None:
+        count = selectors.checkin_count(phase)
+    return {"checked_in": count.checked_in, "awaited": count.active, "away": count.away}
 
 
 # --- orders from forms -----------------------------------------------------------------

@@ -31,6 +31,7 @@ CATEGORY_FOR_KIND = {
     "match_finished": "match_events",
     "start_overdue": "match_events",
     "director": "match_events",
+    "match_news": "match_events",
     "message": "messages",
 }
 CATEGORIES = ("phase", "reminder", "match_events", "messages")

@@ -39,6 +39,22 @@ GAMES_LAYERS = [
 ]
 
 
+#: what a leaf utility of games/lib may not import: the web-level helpers and every layer
+#: above the models (games/lib/__init__.py)
+ABOVE_THE_MODELS = ["games.views", "games.api", "games.admin", "games.tasks", "games.services",
+                    "games.selectors", "games.forms", "games.emails", "games.unsubscribe",
+                    "games.management"]
+
+
+def lib_modules() -> tuple[list[str], list[str]]:
+    """games/lib's web-level modules and its leaf utilities."""
+    from games.lib import WEB
+
+    every = sorted(p.stem for p in (ROOT / "games/lib").glob("*.py") if p.stem != "__init__")
+    return ([f"games.lib.{m}" for m in every if m in WEB],
+            [f"games.lib.{m}" for m in every if m not in WEB])
+
+
 def game_apps() -> list[str]:
     """``settings.GAME_APPS``: the one list of games."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
@@ -82,6 +98,10 @@ def contracts(games: Iterable[str]) -> dict[str, Any]:
         {"name": "games: views and tasks above services, services above emails, emails above "
                  "selectors",
          "type": "layers", "containers": ["games"], "layers": GAMES_LAYERS},
+        {"name": "games/lib's leaf utilities import nothing above the models (nor the "
+                 "web-level helpers)",
+         "type": "forbidden", "source_modules": lib_modules()[1],
+         "forbidden_modules": [*ABOVE_THE_MODELS, *lib_modules()[0]]},
     ]
     if len(games) > 1:
         found.insert(2, {"name": "Game apps never import each other", "type": "independence",

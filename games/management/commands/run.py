@@ -203,11 +203,24 @@ def seed_demo(write=print) -> list[Match]:
                 continue
             created.append(match)
             write(f"demo match {match.name!r} started with {players} players "
-                  f"(demo1..demo{players}, password {DEMO_PASSWORD!r})")
+                  f"(demo1..demo{players}, password {DEMO_PASSWORD!r}){_first_deadline(match)}")
             break
         else:
             write(f"demo {entry.slug}: skipped ({'; '.join(errors)})")
     return created
+
+
+def _first_deadline(match: Match) -> str:
+    """", first deadline Wed 2 Dec 21:30 Europe/Rome" for the seeding's log line. The
+    schedule's minimum phase length (``games.services.schedule.min_phase_minutes``) keeps
+    the demo's first deadline hours away, whatever time it is seeded at."""
+    from games.lib.dates import safe_zone
+
+    phase = match.phases.filter(closed_at__isnull=True).order_by("-number").first()
+    if phase is None or phase.deadline_at is None:
+        return ""
+    local = phase.deadline_at.astimezone(safe_zone(match.timezone))
+    return f", first deadline {local:%a %d %b %H:%M} {match.timezone}"
 
 
 def _seed_one(entry, players: int) -> Match:

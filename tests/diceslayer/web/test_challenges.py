@@ -206,3 +206,21 @@ def test_dice_slayer_registers_the_challenge_sweep():
     [job] = registry.get_game("diceslayer").hooks.periodic
     assert job.function == "diceslayer.services.challenges_expire"
     assert beat_schedule()[job.name]["task"] == "diceslayer.tasks.challenges_expire"
+
+
+def test_the_challenge_email_links_to_a_page_that_opens_for_the_challenged(
+        alice_client, bob_client, bob, django_capture_on_commit_callbacks):
+    import re
+
+    from django.conf import settings
+    from django.core import mail
+
+    with django_capture_on_commit_callbacks(execute=True):
+        match = _challenge(alice_client)
+    sent = [m for m in mail.outbox if bob.email in m.to]
+    assert sent, "the challenged player got no email"
+    links = re.findall(r"https?://\S+", sent[-1].body)
+    link = next(u for u in links if "/unsubscribe/" not in u)
+    assert link == settings.SITE_URL + _url("play", match)
+    page = bob_client.get(link.removeprefix(settings.SITE_URL))
+    assert page.status_code == 200 and "Accept and start" in page_text(page)
