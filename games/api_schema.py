@@ -158,8 +158,7 @@ CREATE_BODY = obj({
     "join": {**BOOL, "description": "Take a seat at once (default true)."},
     "press": {"enum": ["", "full", "public", "none"]},
     "config": {**OBJ, "description": "The game's settings by key (GET /api/games/); only "
-                                     "the ones that differ from the defaults are needed. "
-                                     "Kill Game's check_enabled: true is CHECK mode."},
+                                     "the ones that differ from the defaults are needed."},
 }, required=("game", "name"), closed=True)
 
 def _create_body() -> Schema:
@@ -346,9 +345,10 @@ def document() -> dict[str, Any]:
                  "x-error-codes-per-game": _game_error_codes()},
         "servers": [{"url": "/"}],
         "security": [{"token": []}, {"session": []}],
-        "tags": [{"name": n} for n in ("Lobby", "Play", "Press", "Director",
-                                        "Away and takeover", "Dice Slayer", "Account",
-                                        "About")],
+        "tags": [{"name": n} for n in dict.fromkeys(  # in order of first use
+            ("Lobby", "Play", "Press", "Director", *(
+                o["tags"][0] for item in paths.values() for o in item.values()
+                if isinstance(o, dict) and "tags" in o), "Account", "About"))],
         "paths": dict(sorted(paths.items())),
         "components": {
             "securitySchemes": {
