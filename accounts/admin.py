@@ -9,9 +9,18 @@ from accounts.models import ApiToken, Profile
 
 @admin.register(Profile)
 class ProfileAdmin(admin.ModelAdmin):
-    list_display = ("user", "timezone", "language", "email_mode", "reminder_hours",
+    list_display = ("user", "is_bot", "timezone", "language", "email_mode", "reminder_hours",
                     "email_match_events")
-    list_filter = ("language", "email_mode", "email_match_events")
+    list_filter = ("is_bot", "language", "email_mode", "email_match_events")
+    actions = ("mark_bot", "unmark_bot")
+
+    @admin.action(description="Mark as bot accounts (a program plays them)")
+    def mark_bot(self, request, queryset):
+        self.message_user(request, f"Marked {queryset.update(is_bot=True)} bot account(s).")
+
+    @admin.action(description="Unmark: people play these accounts")
+    def unmark_bot(self, request, queryset):
+        self.message_user(request, f"Unmarked {queryset.update(is_bot=False)} account(s).")
     search_fields = ("user__username", "user__email")
     raw_id_fields = ("user",)
 

@@ -110,7 +110,10 @@ class ApiTokenForm(forms.Form):
     SCOPE_CHOICES = [(ApiToken.Scope.READ, _("Read: my matches, views, diaries and messages")),
                      (ApiToken.Scope.PLAY, _("Play: also submit orders and check in")),
                      (ApiToken.Scope.PRESS, _("Press: also post messages")),
-                     (ApiToken.Scope.ALL, _("Play and press"))]
+                     (ApiToken.Scope.LOBBY, _("Lobby: play, and also create, join, leave and "
+                                              "start matches")),
+                     (ApiToken.Scope.DIRECTOR, _("Director: the director's actions (staff only)")),
+                     (ApiToken.Scope.ALL, _("Everything"))]
 
     scope = forms.ChoiceField(choices=SCOPE_CHOICES, initial=ApiToken.Scope.READ,
                               label=_("Scope"), widget=forms.RadioSelect)

@@ -33,6 +33,11 @@ class Profile(models.Model):
                                          "link (needed to join matches when "
                                          "ACCOUNT_EMAIL_VERIFICATION is on).")
 
+    is_bot = models.BooleanField(
+        default=False, help_text="A program plays this account (set by the director): shown "
+                                 "next to its name, rated apart, and a lobby filter hides "
+                                 "or shows its tables.")
+
     def __str__(self) -> str:
         return f"profile of {self.user}"
 
@@ -70,15 +75,19 @@ class ApiToken(models.Model):
     Stored hashed (``key_hash``): the raw key exists only on the instance that made it
     (``token.key``), shown once on the profile page. A user may have several, each named,
     scoped, expiring and revocable. Every scope reads; ``play`` also submits orders and
-    checks in, ``press`` also posts messages, ``all`` does both: a bot that plays cannot
-    write to other players unless it was given that too.
+    checks in, ``press`` also posts messages, ``lobby`` plays and also creates, joins,
+    leaves and starts matches (and declares away periods), ``director`` does the
+    director's actions (for staff accounts only), ``all`` does everything: a bot that
+    plays cannot write to other players unless it was given that too.
     """
 
     class Scope(models.TextChoices):
         READ = "read", "Read: my matches, views, diaries and messages"
         PLAY = "play", "Play: also submit orders and check in"
         PRESS = "press", "Press: also post messages"
-        ALL = "all", "Play and press"
+        LOBBY = "lobby", "Lobby: play, and also create, join, leave and start matches"
+        DIRECTOR = "director", "Director: the director's actions (staff only)"
+        ALL = "all", "Everything"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="api_tokens")
@@ -109,11 +118,14 @@ class ApiToken(models.Model):
 
     #: what each scope may do beyond reading
     GRANTS = {"read": frozenset(), "play": frozenset({"play"}),
-              "press": frozenset({"press"}), "all": frozenset({"play", "press"})}
+              "press": frozenset({"press"}), "lobby": frozenset({"play", "lobby"}),
+              "director": frozenset({"director"}),
+              "all": frozenset({"play", "press", "lobby", "director"})}
 
     def allows(self, method: str, need: str = "play") -> bool:
         """Every token reads (GET/HEAD/OPTIONS); anything else needs its scope to grant
-        ``need`` ("play": orders and check-ins; "press": messages)."""
+        ``need`` ("play": orders and check-ins; "press": messages; "lobby": matches
+        created, joined, left, started; "director": the director's actions)."""
         return method in ("GET", "HEAD", "OPTIONS") or need in self.GRANTS.get(self.scope, ())
 
     def __str__(self) -> str:

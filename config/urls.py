@@ -27,9 +27,13 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the visitors' switcher
     path("players/", include("players.urls")),
     path("", include("games.urls")),
+    path("", include("players.api_urls")),  # JSON API (docs/api.md)
     path("", include("press.urls")),
     path("", include("reach.urls")),  # /manifest.webmanifest, /sw.js, /api/push/…, /api/webhooks/
 ]
 # A game's own screens (optional: a game whose pages are all the framework's has no urls.py)
 urlpatterns += [path(f"{app}/", include(f"{app}.urls")) for app in settings.GAME_APPS
                 if find_spec(f"{app}.urls") is not None]
+# A game's own JSON API (optional: ``<app>/api_urls.py``, paths under /api/)
+urlpatterns += [path("", include(f"{app}.api_urls")) for app in settings.GAME_APPS
+                if find_spec(f"{app}.api_urls") is not None]

@@ -209,6 +209,12 @@ def refusals(fn: Callable[..., JsonResponse]) -> Callable[..., JsonResponse]:
 
 # --- serialisers -----------------------------------------------------------------------
 
+def bot_account(user: Any) -> bool:
+    """Whether a program plays ``user``'s account (``Profile.is_bot``, set by the director)."""
+    profile = getattr(user, "profile", None) if user is not None else None
+    return bool(getattr(profile, "is_bot", False))
+
+
 def _phase_json(phase: Phase | None, seat: Seat | None) -> dict[str, Any] | None:
     if phase is None:
         return None
@@ -259,9 +265,9 @@ def match_view(request: HttpRequest, match_id: str) -> JsonResponse:
     seat, director = pages.viewer_of(request, match)
     phase = selectors.current_phase(match) if match.status in pages.LIVE_STATUSES else None
     players = [{"seat": s.number, "name": shown_name(s.user.get_username()) if s.user_id else None,
-                "bot": s.is_bot}
-               for s in match.seats.filter(removed_at__isnull=True).select_related("user")
-               .order_by("number", "joined_at")]
+                "bot": s.is_bot, "bot_account": bot_account(s.user)}
+               for s in match.seats.filter(removed_at__isnull=True)
+               .select_related("user", "user__profile").order_by("number", "joined_at")]
     return ok(match=_match_json(match, seat), phase=_phase_json(phase, seat), players=players,
               view=pages.player_view(match, seat, director), omniscient=director,
               outcome=match.outcome if match.status == Match.Status.FINISHED else None)

@@ -38,8 +38,12 @@ class LobbyFilterForm(forms.Form):
     STATUS_CHOICES = [("open", _("Forming or running")), ("forming", _("Forming")),
                       ("running", _("Running")), ("finished", _("Finished")), ("all", _("All"))]
 
+    BOTS_CHOICES = [("any", _("Shown")), ("hide", _("Hidden")), ("only", _("Only those"))]
+
     game = forms.ChoiceField(required=False, label=_("Game"))
     status = forms.ChoiceField(required=False, choices=STATUS_CHOICES, label=_("Status"))
+    bots = forms.ChoiceField(required=False, choices=BOTS_CHOICES,
+                             label=_("Tables with a bot account"))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -50,6 +54,12 @@ class LobbyFilterForm(forms.Form):
         if not self.is_valid():
             return None, "open"
         return self.cleaned_data.get("game") or None, self.cleaned_data.get("status") or "open"
+
+    def bots_filter(self) -> str:
+        """``any`` (default), ``hide`` or ``only``: tables where a bot account sits."""
+        if not self.is_valid():
+            return "any"
+        return self.cleaned_data.get("bots") or "any"
 
 
 class BoundedJSONField(forms.JSONField):
@@ -242,6 +252,30 @@ class MatchCreateForm(forms.Form):
                 value = self.defaults[spec.key]
             out[spec.key] = value
         return out
+
+    def create(self, *, user: Any) -> Any:
+        """Create the match this valid form describes (and seat ``user`` when ``join``,
+        set its press rules when chosen): the one path of the page and of the API
+        (``games.api_lobby``). Services raise ``ApplicationError``; nothing is kept then."""
+        from django.db import transaction
+
+        from games.services.matches import match_create, match_join
+
+        data = self.cleaned_data
+        with transaction.atomic():
+            match = match_create(
+                game=self.game.slug, name=data["name"], created_by=user,
+                config=data["config"], min_players=data["min_players"],
+                max_players=data["max_players"], timezone=data["timezone"],
+                schedule=self.schedule(), is_private=data["is_private"],
+                starts_at=data.get("starts_at"), bots_enabled=data.get("bots_enabled", False),
+                early_close=bool(data.get("early_close")))
+            if data.get("join"):
+                match_join(match=match, user=user, invite_code=match.invite_code)
+            for app in registry.all_apps():  # other apps plug in (press: its rules)
+                if app.match_created is not None:
+                    app.match_created(match, data)
+        return match
 
     def schedule(self) -> dict[str, Any] | None:
         """``None``: the game's default schedule (from its settings, or 24 h phases)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import api, lookback_views, unsubscribe, views
+from games import api, api_director, api_lobby, api_schema, lookback_views, unsubscribe, views
 
 app_name = "games"
 urlpatterns = [
@@ -27,8 +27,27 @@ urlpatterns = [
     # under /accounts/ because the links in emails already sent point there
     path("accounts/unsubscribe/<str:token>/", unsubscribe.unsubscribe, name="unsubscribe"),
     # JSON API (docs/api.md). Ids are parsed by the views so junk gets a JSON 404.
-    path("api/matches/", api.matches, name="api-matches"),
+    path("api/schema/", api_schema.schema_view, name="api-schema"),
+    path("api/docs/", api_schema.docs_view, name="api-docs"),
+    path("api/games/", api_lobby.games_list, name="api-games"),
+    path("api/lobby/", api_lobby.lobby, name="api-lobby"),
+    path("api/join/<str:code>/", api_lobby.join_by_invite, name="api-join-invite"),
+    path("api/matches/", api_lobby.matches, name="api-matches"),  # GET mine, POST create
     path("api/matches/<str:match_id>/", api.match_view, name="api-match"),
+    path("api/matches/<str:match_id>/lobby/", api_lobby.match_lobby, name="api-match-lobby"),
+    path("api/matches/<str:match_id>/join/", api_lobby.join, name="api-match-join"),
+    path("api/matches/<str:match_id>/leave/", api_lobby.leave, name="api-match-leave"),
+    path("api/matches/<str:match_id>/start/", api_lobby.start, name="api-match-start"),
+    path("api/matches/<str:match_id>/director/pause/", api_director.pause,
+         name="api-director-pause"),
+    path("api/matches/<str:match_id>/director/resume/", api_director.resume,
+         name="api-director-resume"),
+    path("api/matches/<str:match_id>/director/extend/", api_director.extend,
+         name="api-director-extend"),
+    path("api/matches/<str:match_id>/director/close-now/", api_director.close_now,
+         name="api-director-close-now"),
+    path("api/matches/<str:match_id>/director/cancel/", api_director.cancel,
+         name="api-director-cancel"),
     path("api/matches/<str:match_id>/diary/", api.diary, name="api-diary"),
     path("api/matches/<str:match_id>/orders/", api.order_submit_view, name="api-order-submit"),
     path("api/matches/<str:match_id>/checkin/", api.checkin, name="api-checkin"),

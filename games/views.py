@@ -31,7 +31,7 @@ from games.lib.polls import fast_poll
 from games.lookback_views import match_phase_page
 from games.models import Match, Seat
 from games.selectors import may_start
-from games.services.matches import match_create, match_join, match_leave, match_start
+from games.services.matches import match_join, match_leave, match_start
 from games.services.notifications import seat_email_mode_set
 from games.services.orders import order_submit
 from games.services.seats import seat_checkin, seat_checkin_withdraw
@@ -91,7 +91,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
     where the user is awaited and has not checked in; three queries in all."""
     filters = LobbyFilterForm(request.GET or None)
     game, status = filters.filters()
-    open_matches = lobby_list.public_rows(game=game, status=status)
+    bots = filters.bots_filter()
+    open_matches = lobby_list.public_rows(game=game, status=status, bots=bots)
     mine = lobby_list.my_rows(request.user)
     joined = {mm.match_id for mm in mine}  # the reader's live seats
     your_move_count_known(request, sum(1 for mm in mine if mm.your_move))
@@ -106,6 +107,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     filter_game, filter_status = lobby_list.filter_fields(game=game, status=status)
     return render(request, "games/lobby.html", {
         "filter_game": filter_game, "filter_status": filter_status,
+        "filter_bots": LobbyFilterForm(initial={"bots": bots})["bots"],
         "open_matches": open_matches, "my_matches": mine,
         "open_rows": lobby_list.rows_html(request, open_matches, joined=joined),
         "games": registry.all_games(), "status": status})
@@ -146,20 +148,8 @@ def match_create_view(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         status = 400
         if form.is_valid():
-            data = form.cleaned_data
             try:
-                match = match_create(
-                    game=game.slug, name=data["name"], created_by=request.user,
-                    config=data["config"], min_players=data["min_players"],
-                    max_players=data["max_players"], timezone=data["timezone"],
-                    schedule=form.schedule(), is_private=data["is_private"],
-                    starts_at=data.get("starts_at"), bots_enabled=data.get("bots_enabled", False),
-                    early_close=bool(data.get("early_close")))
-                if data.get("join"):
-                    match_join(match=match, user=request.user, invite_code=match.invite_code)
-                for app in registry.all_apps():  # other apps plug in (press: its rules)
-                    if app.match_created is not None:
-                        app.match_created(match, data)
+                match = form.create(user=request.user)
             except ApplicationError as exc:
                 form.add_error(_form_field(form, exc.field), exc.message)
                 status = exc.client_status

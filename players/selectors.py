@@ -70,7 +70,7 @@ def profile(user) -> dict:
 def leaderboard(game: str, *, limit: int = 100) -> dict[str, list[Rating]]:
     """Per mode, the established players by rating, then the provisional ones."""
     boards: dict[str, list[Rating]] = defaultdict(list)
-    rows = (Rating.objects.filter(game=game).select_related("user")
+    rows = (Rating.objects.filter(game=game).select_related("user", "user__profile")
             .order_by("mode", "-rating"))
     for r in rows:
         boards[r.mode].append(r)

@@ -32,13 +32,19 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "player": user, "mode_names": MODE_NAMES, **selectors.profile(user)})
 
 
+def _bot(user) -> bool:
+    return bool(getattr(getattr(user, "profile", None), "is_bot", False))
+
+
 @require_GET
 def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     try:
         entry = registry.get_game(game)
     except registry.UnknownGame:
         raise Http404("No such game.") from None
-    boards = [(MODE_NAMES.get(mode, mode), rows)
+    # bot accounts are rated apart from people: their own table under each mode's
+    boards = [(MODE_NAMES.get(mode, mode), [r for r in rows if not _bot(r.user)],
+               [r for r in rows if _bot(r.user)])
               for mode, rows in selectors.leaderboard(entry.slug).items()]
     return render(request, "players/leaderboard.html", {
         "game": entry, "boards": boards, "games": registry.all_games()})
@@ -63,7 +69,8 @@ def _seat(match: Match, number: str) -> Seat:
 def _seats_page(request: HttpRequest, match: Match, *, status: int = 200,
                 error: str = "") -> HttpResponse:
     mine = seat_for_user(match, request.user)
-    seats = list(Seat.objects.filter(match=match, number__isnull=False).select_related("user"))
+    seats = list(Seat.objects.filter(match=match, number__isnull=False)
+                 .select_related("user", "user__profile"))
     records = {r.seat_id: r for r in SeatRecord.objects.filter(seat__match=match)}
     away = away_until([s.user_id for s in seats if s.user_id])
     my_votes = set(TakeoverVote.objects.filter(voter=mine).values_list("seat_id", flat=True)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from django.urls import path
 
-from reach import views
+from reach import api_doc, views
+
+api_doc.document()
 
 app_name = "reach"
 

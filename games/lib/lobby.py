@@ -63,10 +63,18 @@ def game_name(slug: str) -> str:
         return slug
 
 
-def public_rows(*, game: str | None, status: str) -> list[Row]:
+def public_rows(*, game: str | None, status: str, bots: str = "any") -> list[Row]:
     """The newest public matches for these filters, players counted, in one query that
-    reads only the columns shown (never a match's ``state`` or ``config``)."""
+    reads only the columns shown (never a match's ``state`` or ``config``). ``bots``:
+    ``hide`` leaves out, ``only`` keeps only, tables where a bot account sits."""
     where, params = ["m.is_private = %s"], [False]
+    if bots in ("hide", "only"):
+        from accounts.models import Profile
+
+        where.append(f"""{"NOT " if bots == "hide" else ""}EXISTS (
+            SELECT 1 FROM {Seat._meta.db_table} bs JOIN {Profile._meta.db_table} bp
+            ON bp.user_id = bs.user_id
+            WHERE bs.match_id = m.id AND bs.removed_at IS NULL AND bp.is_bot)""")
     if status == "open":  # the default: what a visitor can join or watch now
         where.append("m.status IN (%s, %s)")
         params += [Match.Status.FORMING, Match.Status.RUNNING]

@@ -257,6 +257,7 @@ class SeatRow(NamedTuple):
     removed_at: Any
     version: int
     fields: tuple[Any, ...]  # every column of the seat, for the reader's own Seat
+    bot_account: bool = False  # a program plays this account (accounts.Profile.is_bot)
 
 
 _SEAT_COLUMNS = tuple(f.attname for f in Seat._meta.concrete_fields)
@@ -264,7 +265,8 @@ _SEAT_COLUMNS = tuple(f.attname for f in Seat._meta.concrete_fields)
 
 _SEAT_ROWS = CompiledOnce(lambda match_id: Seat.objects.filter(match_id=match_id)
                           .order_by("number", "joined_at")
-                          .values_list(*_SEAT_COLUMNS, "user__username"))
+                          .values_list(*_SEAT_COLUMNS, "user__profile__is_bot",
+                                       "user__username"))
 #: the open phase with the seat numbers that pressed check-in
 _OPEN_PHASE = CompiledOnce(lambda match_id: Phase.objects.filter(
     match_id=match_id, closed_at__isnull=True).order_by("-number").annotate(
@@ -292,17 +294,19 @@ def seat_rows(match: Match) -> list[SeatRow]:
     for row in _SEAT_ROWS.rows(match.pk):
         out.append(SeatRow(row[index["id"]], row[index["number"]], row[index["user_id"]],
                            row[-1], row[index["is_bot"]], row[index["removed_at"]],
-                           row[index["version"]], row[:-1]))
+                           row[index["version"]], row[:len(_SEAT_COLUMNS)], bool(row[-2])))
     return out
 
 
 def seat_label(seat: SeatRow) -> str:
-    """"3. alice" (" (bot)" when the bot plays it) for the seat list: one string per seat
+    """"3. alice" (" (bot)" when the bot plays it, " (bot account)" when a program plays
+    the account) for the seat list: one string per seat
     instead of a template's five lookups (a hundred seats)."""
     number = f"{seat.number}. " if seat.number is not None else ""
     name = str(escape(shown_name(seat.username))) if seat.user_id else str(gettext("bot"))
     bot = f" ({gettext('bot')})" if seat.is_bot else ""
-    return mark_safe(number + name + bot)
+    account = f" ({gettext('bot account')})" if seat.user_id and seat.bot_account else ""
+    return mark_safe(number + name + account + bot)
 
 
 def _remember_seat(match: Match, user: Any, seats: list[SeatRow]) -> None:

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import re
 import subprocess
 import sys
@@ -112,9 +113,11 @@ def framework_mentions(words: list[str]) -> list[str]:
 
 
 def test_the_fourth_game_needs_only_gamesapps():
+    # its own test database: this run's name (PBW_TEST_DB, from our pid) is in use here
+    env = {k: v for k, v in os.environ.items() if k != "PBW_TEST_DB"}
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                            str(ROOT / "tests/games/fourth")], cwd=ROOT, capture_output=True,
-                          text=True, timeout=900)
+                          text=True, timeout=900, env=env)
     assert done.returncode == 0, done.stdout[-4000:]
     assert " passed" in done.stdout and "skipped" not in done.stdout
 

@@ -64,8 +64,8 @@ def test_match_view_for_me(api, running_match):
     assert body["phase"]["you_are_awaited"] is True and body["phase"]["you_checked_in"] is False
     assert body["phase"]["checked_in_count"] == 0 and body["phase"]["awaited_count"] == 2
     assert body["match"]["version"] == Match.objects.get(pk=running_match.pk).version
-    assert body["players"] == [{"seat": 0, "name": "alice", "bot": False},
-                               {"seat": 1, "name": "bob", "bot": False}]
+    assert body["players"] == [{"seat": 0, "name": "alice", "bot": False, "bot_account": False},
+                               {"seat": 1, "name": "bob", "bot": False, "bot_account": False}]
 
 
 def test_submit_checkin_withdraw_and_diary(api, running_match, player):
@@ -135,7 +135,7 @@ def test_junk_since_is_400(api, running_match):
 
 
 def test_wrong_methods_are_405(api, running_match):
-    assert_error(api.post(reverse("games:api-matches")), 405, "METHOD_NOT_ALLOWED")
+    assert_error(api.put(reverse("games:api-matches")), 405, "METHOD_NOT_ALLOWED")
     assert_error(api.get(reverse("games:api-checkin", args=[running_match.pk])), 405)
 
 

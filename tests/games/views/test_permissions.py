@@ -338,6 +338,97 @@ def test_the_account_control_pages(role, people):
     assert codes == expected
 
 
+# --- API: the lobby and the director (issue 31) ------------------------------------------
+
+def _api_post(c, url, body=None):
+    return c.post(url, json.dumps(body or {}), content_type="application/json")
+
+
+@pytest.mark.parametrize("name", ["games:api-schema", "games:api-docs"])
+@pytest.mark.parametrize("role", ROLES)
+def test_api_schema_and_docs_are_public(role, name, people):
+    assert client_for(people[role]).get(reverse(name)).status_code == 200
+
+
+@pytest.mark.parametrize("name", ["games:api-games", "games:api-lobby"])
+@pytest.mark.parametrize("role", ROLES)
+def test_api_lobby_reads(role, name, people, player, player2):
+    new_match(creator=player, players=[player2])
+    resp = client_for(people[role]).get(reverse(name))
+    assert resp.status_code == (401 if role == "anon" else 200)
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("private", [False, True], ids=["public", "private"])
+def test_api_match_lobby_view(role, private, people, player, player2):
+    match = new_match(creator=player, players=[player, player2], private=private)
+    resp = client_for(people[role]).get(reverse("games:api-match-lobby", args=[match.pk]))
+    expected = {"anon": 401, "stranger": 404 if private else 200, "player": 200,
+                "staff": 200}[role]
+    assert resp.status_code == expected
+    if expected == 200:  # the invite code: seated, creator or director only
+        assert (resp.json()["match"]["invite"] is not None) == private
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_api_create(role, people):
+    resp = _api_post(client_for(people[role]), reverse("games:api-matches"),
+                     {"game": "guess", "name": "Made by API"})
+    assert resp.status_code == (401 if role == "anon" else 201), resp.content
+    assert Match.objects.filter(name="Made by API").count() == (0 if role == "anon" else 1)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_api_join_leave_start(role, people, player, player2):
+    match = new_match(creator=player, players=[player, player2])
+    c = client_for(people[role])
+    join = _api_post(c, reverse("games:api-match-join", args=[match.pk]))
+    assert join.status_code == {"anon": 401, "stranger": 200, "player": 409, "staff": 200}[role]
+    leave = _api_post(c, reverse("games:api-match-leave", args=[match.pk]))
+    assert leave.status_code == {"anon": 401, "stranger": 200, "player": 200, "staff": 200}[role]
+    start = _api_post(c, reverse("games:api-match-start", args=[match.pk]))
+    # the creator and the director may start it (the creator just left: one seat is too few)
+    assert start.status_code == {"anon": 401, "stranger": 403, "player": 409,
+                                 "staff": 200}[role], start.content
+    started = Match.objects.get(pk=match.pk).status == Match.Status.RUNNING
+    assert started == (role == "staff")
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_api_join_by_invite(role, people, player):
+    match = new_match(creator=player, players=[player], private=True)
+    resp = _api_post(client_for(people[role]), reverse("games:api-join-invite",
+                                                       args=[match.invite_code]))
+    assert resp.status_code == {"anon": 401, "stranger": 200, "player": 409, "staff": 200}[role]
+    bad = _api_post(client_for(people[role]), reverse("games:api-join-invite", args=["nope"]))
+    assert bad.status_code == (401 if role == "anon" else 404)
+
+
+DIRECTOR_API = [
+    ("games:api-director-pause", {}),
+    ("games:api-director-extend", {"hours": 2}),
+    ("games:api-director-close-now", {}),
+    ("games:api-director-cancel", {"reason": "test"}),
+]
+
+
+@pytest.mark.parametrize("name,body", DIRECTOR_API, ids=[d[0] for d in DIRECTOR_API])
+@pytest.mark.parametrize("role", ROLES)
+def test_api_director_actions(role, name, body, people, player, player2, settings):
+    settings.OTP_REQUIRED_FOR_STAFF = False
+    match = new_match(creator=player, players=[player, player2], start=True)
+    before = Match.objects.get(pk=match.pk).version
+    resp = _api_post(client_for(people[role]), reverse(name, args=[match.pk]), body)
+    expected = {"anon": 401, "stranger": 403, "player": 403, "staff": 200}[role]
+    assert resp.status_code == expected, resp.content
+    assert (Match.objects.get(pk=match.pk).version > before) == (expected == 200)
+    if role == "staff" and name == "games:api-director-pause":
+        resume = _api_post(client_for(people[role]),
+                           reverse("games:api-director-resume", args=[match.pk]))
+        assert resume.status_code == 200
+        assert Match.objects.get(pk=match.pk).status == Match.Status.RUNNING
+
+
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize("private", [False, True], ids=["public", "private"])
 def test_api_past_phase(role, private, people, player, player2):
