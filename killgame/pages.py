@@ -19,6 +19,7 @@ from typing import Any, Mapping
 
 from django.http import QueryDict
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext, pgettext_lazy
 
 from killgame.engine import catalogue as cat
 from killgame.engine.describe import ITEM_NAMES
@@ -52,8 +53,32 @@ _PID = re.compile(r"\b(?:[Pp]layer |il giocatore |Il giocatore )?p(\d+)\b")
 # --- names -------------------------------------------------------------------------------
 
 def item_name(item: str, lang: str = "en") -> str:
-    names = ITEM_NAMES.get(lang, ITEM_NAMES["en"])
-    return names.get(item, item.replace("_", " "))
+    """An item's name: the rules' Italian ones for Italian, else the English name said in
+    the active language (``pgettext("killgame item", …)``, listed in :data:`ITEM_LABELS`)."""
+    if lang == "it":
+        return ITEM_NAMES["it"].get(item, item.replace("_", " "))
+    return pgettext("killgame item", ITEM_NAMES["en"].get(item, item.replace("_", " ")))
+
+
+CATEGORY_LABELS = {"firearm": pgettext_lazy("killgame category", "firearm"),
+                   "knife": pgettext_lazy("killgame category", "knife"),
+                   "explosive": pgettext_lazy("killgame category", "explosive"),
+                   "option": pgettext_lazy("killgame category", "option"),
+                   "item": pgettext_lazy("killgame category", "item")}
+#: the English item names of ``ITEM_NAMES["en"]``, for the catalogue
+ITEM_LABELS = (
+    pgettext_lazy("killgame item", "sniper rifle"), pgettext_lazy("killgame item", "machine gun"),
+    pgettext_lazy("killgame item", "shotgun"), pgettext_lazy("killgame item", "poisoned crossbow"),
+    pgettext_lazy("killgame item", "flamethrower"), pgettext_lazy("killgame item", "small knife"),
+    pgettext_lazy("killgame item", "ninja knife"), pgettext_lazy("killgame item", "Rambo knife"),
+    pgettext_lazy("killgame item", "fists"), pgettext_lazy("killgame item", "grenade"),
+    pgettext_lazy("killgame item", "C4"), pgettext_lazy("killgame item", "smoke grenade"),
+    pgettext_lazy("killgame item", "gas canister"), pgettext_lazy("killgame item", "medkit"),
+    pgettext_lazy("killgame item", "vest"), pgettext_lazy("killgame item", "gas mask"),
+    pgettext_lazy("killgame item", "antidote"), pgettext_lazy("killgame item", "amulet"),
+    pgettext_lazy("killgame item", "K-ration"),
+    pgettext_lazy("killgame item", "reinforced vests"),
+    pgettext_lazy("killgame item", "gas launcher"))
 
 
 def with_names(text: str, names: Mapping[int, str], viewer: int | None = None) -> str:
@@ -385,7 +410,7 @@ def order_choices(view: Mapping[str, Any], names: Mapping[int, str],
     if phase == "tactical" and T == 1:
         catalogue = view.get("catalogue") or {}
         forms["cart"] = [{"id": i, "name": item_name(i, lang), "price": p["buy"],
-                          "category": cat.category(i),
+                          "category": CATEGORY_LABELS.get(cat.category(i), cat.category(i)),
                           "max": 1 if cat.category(i) in ("firearm", "knife", "option") else 99}
                          for i, p in catalogue.items()]
         forms["budget"] = me["coins"]
@@ -655,3 +680,7 @@ def email_context(match: Any, seat_number: int | None, lang: str = "en") -> dict
         view = selectors.player_view_from_state(match, memo["state"], number)
         memo[("lines", number, lang)] = now_lines(view, names, lang)
     return {"now_lines": list(memo[("lines", number, lang)])}
+
+
+#: the phase kinds' labels (games_tags.phase_label), for the catalogue
+PHASE_LABELS = (pgettext_lazy("phase", "Tactical"), pgettext_lazy("phase", "Action"))

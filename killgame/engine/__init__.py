@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from games.rules import ConfigField, Event, Outcome, PhaseSpec, Resolution, Submitted
+from games.rules import ConfigField, Event, Outcome, PhaseSpec, Resolution, Submitted, T
 
 from . import bot as _bot
 from . import config as _config
@@ -59,9 +59,9 @@ def current_phase(state: State) -> PhaseSpec | None:
         return None
     check = bool(state.config["check_enabled"])
     awaited = frozenset(p.seat for p in state.players if p.alive)
-    text = ("Nothing: you stay where you are and do nothing."
+    text = (T("Nothing: you stay where you are and do nothing.")
             if not (state.turn == 1 and state.phase == "tactical") else
-            "You get the default backpack and start in the default start zone.")
+            T("You get the default backpack and start in the default start zone."))
     return PhaseSpec(kind=state.phase, awaited=awaited,
                      timing="check" if check else "schedule",
                      close_when_all_checked_in=True, checkin_final=check,
