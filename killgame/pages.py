@@ -60,6 +60,10 @@ def item_name(item: str, lang: str = "en") -> str:
     return pgettext("killgame item", ITEM_NAMES["en"].get(item, item.replace("_", " ")))
 
 
+REGIMES = {"discounted": pgettext_lazy("killgame market", "discounted"),
+           "unchanged": pgettext_lazy("killgame market", "unchanged"),
+           "raised": pgettext_lazy("killgame market", "raised"),
+           "crazy": pgettext_lazy("killgame market", "crazy")}
 CATEGORY_LABELS = {"firearm": pgettext_lazy("killgame category", "firearm"),
                    "knife": pgettext_lazy("killgame category", "knife"),
                    "explosive": pgettext_lazy("killgame category", "explosive"),
@@ -450,7 +454,8 @@ def order_choices(view: Mapping[str, Any], names: Mapping[int, str],
         if me.get("knife"):
             owned.add(me["knife"])
         forms["market"] = {
-            "regime": market.get("regime"), "purchases_left": me.get("purchases_left"),
+            "regime": REGIMES.get(market.get("regime"), market.get("regime")),
+            "purchases_left": me.get("purchases_left"),
             "coins": me["coins"],
             "rows": [{"id": i, "name": item_name(i, lang), "buy": p["buy"], "sell": p["sell"],
                       "owned": (1 if i in (me.get("firearm"), me.get("knife")) else items.get(i, 0))}

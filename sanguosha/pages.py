@@ -287,8 +287,9 @@ def ask_buttons(view: dict[str, Any], names: dict[int, str]) -> list[Button]:
                 hint = ""
                 if a.get("max", 0) > 0:
                     meta = {"_t": 1, **_auto(ts, a.get("min", 0))}
+                    seat_word = _("seat")
                     hint = _("targets: %(players)s") % {"players": say(
-                        [f"{names.get(t, _('seat'))} ({t})" for t in ts])}
+                        [f"{names.get(t, seat_word)} ({t})" for t in ts])}
                     if a.get("max", 1) > 1:
                         hint += " " + _("(up to %(count)s)") % {"count": a["max"]}
                 if a["as"] == "collateral":

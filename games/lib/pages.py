@@ -309,7 +309,8 @@ def seat_label(seat: SeatRow) -> str:
     instead of a template's five lookups (a hundred seats)."""
     number = f"{seat.number}. " if seat.number is not None else ""
     name = str(escape(shown_name(seat.username))) if seat.user_id else str(gettext("bot"))
-    bot = f" ({gettext('bot')})" if seat.is_bot else ""
+    bot_word = gettext("bot")
+    bot = f" ({bot_word})" if seat.is_bot else ""
     return mark_safe(number + name + bot)
 
 
@@ -425,7 +426,8 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
         "can_start": bool(match.status == Match.Status.FORMING
                           and (user.is_staff or is_creator)),
         "invite_url": invite_url, "outcome": outcome,
-        "outcome_winners": [names.get(w, f"seat {w}") for w in (outcome or {}).get("winners", [])],
+        "outcome_winners": [names.get(w, gettext("seat %(number)s") % {"number": w})
+                            for w in (outcome or {}).get("winners", [])],
         "order_form": order_form, "order_error": order_error,
         # a refused form shows what was posted and why: that answer is never cached
         htmlcache.NO_CACHE_FLAG: bool(order_error or getattr(order_form, "is_bound", False)),
