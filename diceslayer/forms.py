@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from django import forms
-from django.utils.translation import gettext_lazy
+from django.utils.functional import lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from diceslayer.services import (
     DEFAULT_TURN_HOURS, SOLO_VARIANTS, TURN_HOURS_CHOICES, VERSUS_VARIANTS,
@@ -71,6 +72,14 @@ def _cancel_list(post: Mapping[str, Any]) -> list[int]:
     return [_face(v) for v in raw if str(v).strip()]
 
 
+
+def _hours_text(h: int) -> str:
+    return ngettext("%(count)s hour", "%(count)s hours", h) % {"count": h}
+
+
+_hours = lazy(_hours_text, str)  # said when the form is shown, in the reader's language
+
+
 class SoloStartForm(forms.Form):
     variant = forms.ChoiceField(choices=[(v, v) for v in SOLO_VARIANTS], initial="solo")
 
@@ -95,7 +104,7 @@ class VersusCreateForm(forms.Form):
     opponent = forms.CharField(label=gettext_lazy("Player's username"), required=False, max_length=150)
     turn_hours = forms.TypedChoiceField(
         label=gettext_lazy("Time per turn"), coerce=int, initial=DEFAULT_TURN_HOURS,
-        choices=[(h, f"{h} hour{'s' if h > 1 else ''}") for h in TURN_HOURS_CHOICES],
+        choices=[(h, _hours(h)) for h in TURN_HOURS_CHOICES],
         help_text=gettext_lazy("When it runs out, the rules' default move is played for you."))
     target_score = forms.IntegerField(
         label=gettext_lazy("Target score"), min_value=0, max_value=100_000, initial=0, required=False,

@@ -23,7 +23,7 @@ from diceslayer.engine.state import VARIANT_LABELS as _ENGINE_VARIANT_LABELS
 from diceslayer.models import Challenge, DailyAttempt
 from games import selectors as game_selectors
 from games.lib import pages as game_pages
-from games.lib.text import say as say_text
+from games.lib.text import outcome_text
 from games.models import Match, Seat
 
 RECENT_EVENTS = 14
@@ -89,8 +89,8 @@ def outcome_sentence(outcome: Mapping[str, Any] | None, view: Mapping[str, Any],
     if not outcome:
         return ""
     scores = {int(k): v for k, v in (outcome.get("scores") or {}).items()}
-    if not scores or "summary" in outcome and str(outcome["summary"]).startswith("Ended by"):
-        return str(say_text(outcome.get("summary") or ""))
+    if not scores or outcome.get("ended_by_director"):
+        return outcome_text(outcome)
     if view.get("variant") in ("solo", "solo_wild"):
         return _("Final score %(score)s.") % {"score": scores.get(0, 0)}
     a, b = scores.get(0, 0), scores.get(1, 0)

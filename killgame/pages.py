@@ -93,8 +93,8 @@ def with_names(text: str, names: Mapping[int, str], viewer: int | None = None) -
     def repl(m: re.Match[str]) -> str:
         seat = int(m.group(1))
         if viewer is not None and seat == viewer:
-            return "You" if m.start() == 0 or text[:m.start()].rstrip().endswith((".", ":")) \
-                else "you"
+            return _("You") if m.start() == 0 or text[:m.start()].rstrip().endswith((".", ":")) \
+                else _("you")
         return names.get(seat, m.group(0))
     return _PID.sub(repl, text)
 
@@ -103,7 +103,7 @@ def pid_name(pid: str | None, names: Mapping[int, str]) -> str:
     if not pid:
         return ""
     if pid.startswith("m") and pid[1:].isdigit():
-        return f"Monster {pid[1:]}"
+        return pgettext("killgame", "Monster %(number)s") % {"number": pid[1:]}
     if pid.startswith("p") and pid[1:].isdigit():
         return names.get(int(pid[1:]), pid)
     return pid
@@ -284,7 +284,8 @@ def director_view(full: Mapping[str, Any], names: Mapping[int, str]
             positions.setdefault(p["zone"], []).append(names.get(p["seat"], p["pid"]))
     for m in full.get("monsters", []):
         if m.get("alive") and m.get("zone"):
-            positions.setdefault(m["zone"], []).append(f"Monster {m['number']}")
+            positions.setdefault(m["zone"], []).append(
+                pgettext("killgame", "Monster %(number)s") % {"number": m["number"]})
     return view, positions
 
 

@@ -104,7 +104,9 @@ def english_in(html: str, vocabulary: set[str], names: set[str]) -> list[str]:
     """The lines of ``html``'s visible text with an English word that is not a name."""
     bad = []
     for line in visible_text(html).splitlines():
-        text = line
+        # a JSON setting shown for editing: its keys are identifiers, not words
+        text = re.sub(r"\{[^{}]*\}|\[[^\[\]]*\]", " ", line)
+        text = re.sub(r"[\[{].*", " ", text) if text.strip().startswith(("{", "[")) else text
         for name in sorted(names, key=len, reverse=True):
             text = text.replace(name, " ")
         hits = [w for w in WORD.findall(text) if w.lower().strip("'’") in vocabulary]

@@ -41,3 +41,36 @@ def _say(x: Any) -> Any:
         # Translators: what separates the items of a list ("Kill ♠7, Dodge ♥2")
         return pgettext("list separator", ", ").join(str(_say(v)) for v in x)
     return x
+
+
+def to_json(x: Any) -> Any:
+    """A ``Msg`` as JSON (stored with a match's outcome), parameters included."""
+    if isinstance(x, Msg):
+        return {"id": x.msgid, "plural": x.plural, "n": x.n, "context": x.context,
+                "params": {k: to_json(v) for k, v in x.params.items()}}
+    if isinstance(x, (list, tuple)):
+        return [to_json(v) for v in x]
+    return x
+
+
+def from_json(x: Any) -> Any:
+    """:func:`to_json` read back: the ``Msg`` (plain values stay as they are)."""
+    if isinstance(x, dict) and "id" in x and "params" in x:
+        return Msg(x["id"], {k: from_json(v) for k, v in (x.get("params") or {}).items()},
+                   plural=x.get("plural"), n=x.get("n"), context=x.get("context"))
+    if isinstance(x, list):
+        return [from_json(v) for v in x]
+    return x
+
+
+def outcome_text(outcome: Any) -> str:
+    """A finished match's summary in the reader's language: its stored ``summary_msg``
+    said now, else the stored (English) summary as it is."""
+    if not isinstance(outcome, dict):
+        return ""
+    if outcome.get("summary_msg"):
+        try:
+            return str(say(from_json(outcome["summary_msg"])))
+        except (TypeError, ValueError, KeyError):
+            pass
+    return str(outcome.get("summary") or "")

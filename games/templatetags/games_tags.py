@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext, pgettext
 
 from games.lib import htmlcache
+from games.lib.text import outcome_text
 
 register = template.Library()
 
@@ -44,6 +45,12 @@ def phase_label(kind: Any) -> str:
     """A phase kind for people: ``"ask:choose_character"`` → ``"Choose character"``, in
     the reader's language (each game lists its phase labels for the catalogue)."""
     return pgettext("phase", label(str(kind).rsplit(":", 1)[-1]))
+
+
+@register.filter
+def outcome_summary(outcome: Any) -> str:
+    """A finished match's summary in the reader's language (games.lib.text.outcome_text)."""
+    return outcome_text(outcome)
 
 
 @register.filter

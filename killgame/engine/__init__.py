@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from games.rules import ConfigField, Event, Outcome, PhaseSpec, Resolution, Submitted, T
+from games.rules import ConfigField, Event, Outcome, PhaseSpec, Resolution, Submitted, T, Tn
 
 from . import bot as _bot
 from . import config as _config
@@ -110,7 +110,9 @@ def outcome(state: State) -> Outcome | None:
     # so a free-for-all ranks everyone, not only the winners
     scores = {p.seat: (state.turn + 1 if p.alive else p.died_turn) for p in state.players}
     return Outcome(winners=winners, scores=scores,
-                   summary=f"Match over in turn {state.turn}: {len(winners)} winner(s).")
+                   summary=Tn("Match over in turn %(turn)s: %(count)s winner.",
+                              "Match over in turn %(turn)s: %(count)s winners.", len(winners),
+                              turn=state.turn, count=len(winners)))
 
 
 def dump(state: State) -> dict[str, Any]:

@@ -29,7 +29,7 @@ CONFIG_FIELDS: tuple[ConfigField, ...] = (
                 choices=(("holders", T("Negate holders only")), ("everyone", T("Everyone with a hand card")))),
     ConfigField("lord_extra_choices", "int", 2, T("Extra characters offered to the lord"), min=0, max=5),
     ConfigField("durations", "json", dict(DEFAULT_DURATIONS), T("Ask duration classes (hours)"),
-                help="setup, play, response, window"),
+                help=T("Hours for each kind of ask (the keys of the default below).")),
     ConfigField("roster", "json", None, T("Characters in play (null = all 25)")),
 )
 
