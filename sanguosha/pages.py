@@ -104,6 +104,16 @@ class CardShow:
     url: str
 
     @property
+    def kind_name(self) -> str:
+        """The card's kind in the reader's language ("Basic", "Trick", ...)."""
+        from sanguosha.models import CardType
+
+        try:
+            return str(CardType.Kind(self.kind).label)
+        except ValueError:
+            return self.kind
+
+    @property
     def label(self) -> str:
         return f"{self.name} {self.zh} {self.symbol}{self.rank}"
 

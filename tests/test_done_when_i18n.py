@@ -157,6 +157,36 @@ def _asked_seat(match: Match) -> str:
     return seats[0].user.username
 
 
+def _tkk_to_play_ask(match: Match, lang: str) -> str:
+    """Answer the demo table's asks with the first offered button (as the pages post them)
+    until the lord's Play phase asks; returns the username it waits on."""
+    import html as _html
+    import json
+
+    from games import selectors
+    from games.services.phases import phases_close_due
+    from sanguosha import engine
+
+    for _ in range(12):
+        match.refresh_from_db()
+        state = engine.load(match.state)
+        ask = state.raw["ask"]
+        assert ask is not None and not state.raw["over"]
+        if ask["kind"] == "play":
+            return _asked_seat(match)
+        phase = selectors.current_phase(match)
+        for seat in match.seats.filter(number__in=engine.awaiting(state)).select_related("user"):
+            c = _reader(seat.user.username, lang)
+            page = c.get(reverse("sanguosha:table", args=[match.pk])).content.decode()
+            picks = re.findall(r'name="pick" value="([^"]*)"', page)
+            assert picks, "an awaited seat is offered no button"
+            c.post(reverse("sanguosha:answer", args=[match.pk]),
+                   {"phase_id": phase.pk, "ask": ask["no"],
+                    "pick": json.dumps(json.loads(_html.unescape(picks[0])))})
+        phases_close_due()
+    raise AssertionError("the demo table never reached a Play ask")
+
+
 @pytest.mark.parametrize("lang", ["ja", "it", "es"])
 def test_the_demo_games_read_in_the_readers_language(settings, lang):
     from django.core.cache import caches
@@ -182,4 +212,19 @@ def test_the_demo_games_read_in_the_readers_language(settings, lang):
                 continue
             problems += [f"{game} {url}{' (htmx)' if hx else ''}: {b}"
                          for b in english_in(resp.content.decode(), vocabulary, names)]
+    # an ask of Three Kingdoms Kill with its card buttons: the lord's Play phase
+    match = Match.objects.get(game="sanguosha")
+    c = _reader(_tkk_to_play_ask(match, lang), lang)
+    for alias in settings.CACHES:
+        caches[alias].clear()
+    pages = {}
+    for url, hx in match_urls(match):
+        resp = c.get(url, QUERY, follow=not hx, **hx)
+        assert resp.status_code in (200, 204), (url, resp.status_code)
+        if resp.status_code == 200:
+            pages[url] = resp.content.decode()
+            problems += [f"sanguosha (play ask) {url}{' (htmx)' if hx else ''}: {b}"
+                         for b in english_in(pages[url], vocabulary, names)]
+    table = pages[reverse("sanguosha:table", args=[match.pk])]
+    assert 'name="pick"' in table and "turn-banner" in table  # the ask and its buttons
     assert not problems, "\n".join(dict.fromkeys(problems))
