@@ -13,6 +13,7 @@ from django.utils.timezone import now as timezone_now
 from django.utils.translation import gettext_noop
 
 from games.exceptions import ApplicationError
+from games.lib.text import say
 from games.models import CheckIn, Match, Order, Seat
 from games.registry import get_rules
 from games.rules import IllegalOrder, InvalidOrder, RulesError
@@ -28,8 +29,9 @@ ALREADY_CHECKED = gettext_noop("You already checked in: your orders are locked f
 def rules_error_to_application(exc: RulesError) -> ApplicationError:
     """Engine refusal → ApplicationError: malformed 400, not allowed now 422."""
     status = 400 if isinstance(exc, InvalidOrder) else 422 if isinstance(exc, IllegalOrder) else 400
-    return ApplicationError(exc.reason, code=exc.code, status=status, field=exc.field,
-                            details=exc.details)
+    # an engine's reason may be a games.rules.Msg: said in the reader's language
+    return ApplicationError(str(say(exc.reason)), code=exc.code, status=status,
+                            field=exc.field, details=exc.details)
 
 
 def order_submit(*, match: Match, seat: Seat, payload: Any, phase_id: int | None = None,
