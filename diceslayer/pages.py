@@ -24,6 +24,7 @@ from diceslayer.models import Challenge, DailyAttempt
 from games import selectors as game_selectors
 from games.lib import pages as game_pages
 from games.lib.text import outcome_text
+from games.lib.text import say as say_text
 from games.models import Match, Seat
 
 RECENT_EVENTS = 14
@@ -181,6 +182,8 @@ def board_context(request: HttpRequest, match: Match, *, hint: bool = False,
     me_n = number if number is not None else 0
     can_move = bool(view["your_turn"] and match.status == Match.Status.RUNNING and phase)
     advice = engine.hint(state, number) if hint and can_move else None
+    if advice and advice.get("why"):
+        advice = {**advice, "why": str(say_text(advice["why"]))}  # the engine's Msg, said
     order = (advice or {}).get("order") or {}
     hint_own = order.get("pick") if order.get("from") != "opponent" else None
     hint_opp = order.get("pick") if order.get("from") == "opponent" else None
