@@ -199,7 +199,8 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
             events.append(f"{names.get(viewer, '')}: {text}" if viewer is not None else text)
     label = (pgettext("replay step", "Start") if snap.phase is None else
              _("Turn %(turn)s, %(phase)s phase closed") % {
-                 "turn": snap.phase.turn, "phase": pgettext("phase", snap.phase.kind.capitalize())})
+                 "turn": snap.phase.turn,
+                 "phase": pgettext("phase", snap.phase.kind.capitalize()).lower()})
     return render(request, "killgame/replay.html", {
         "match": match, "step": step, "steps": len(snaps), "last": len(snaps) - 1,
         "label": label, "map": drawing, "people": people, "events": events,

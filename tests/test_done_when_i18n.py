@@ -23,7 +23,8 @@ from games.models import Match
 
 pytestmark = pytest.mark.django_db
 #: what a poll or diary fragment is asked with (as tests/games/test_all_pages.py does)
-QUERY = {"v": "0", "s": "0", "c": "0", "a": "1", "turn": "0", "step": "0", "since": "0"}
+QUERY = {"v": "0", "s": "0", "c": "0", "a": "1", "turn": "0", "step": "0", "since": "0",
+         "hint": "1", "patterns": "1"}  # Dice Slayer's board with the hint and the scoring picks
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
 GAMES = ("killgame", "diceslayer", "sanguosha")
@@ -212,6 +213,8 @@ def test_the_demo_games_read_in_the_readers_language(settings, lang):
                 continue
             problems += [f"{game} {url}{' (htmx)' if hx else ''}: {b}"
                          for b in english_in(resp.content.decode(), vocabulary, names)]
+            if game == "diceslayer" and url.endswith("/board/"):
+                assert 'id="ds-hint-box"' in resp.content.decode()  # the hint's reason too
     # an ask of Three Kingdoms Kill with its card buttons: the lord's Play phase
     match = Match.objects.get(game="sanguosha")
     c = _reader(_tkk_to_play_ask(match, lang), lang)

@@ -140,6 +140,6 @@ def test_the_diary_says_what_you_heard_next_door(db):
     close_phase(match)
     html = client_for(alice).get(detail_url(match)).content.decode()
     diary = re.search(r'id="kg-diary".*?</section>', html, re.S).group(0)
-    assert re.search(r'class="kg-private kg-heard">You heard 1 shot\(s\) from Cave Nord-Ovest',
+    assert re.search(r'class="kg-private kg-heard">You heard 1 shot from Cave Nord-Ovest',
                      diary), diary
     assert "attacked" not in diary  # who shot whom stays in that zone
