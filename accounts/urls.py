@@ -16,7 +16,7 @@ urlpatterns = [
     path("signup/sent/", views.signup_done, name="signup-done"),
     path("verify/<str:uidb64>/<str:token>/", views.verify_email, name="verify-email"),
     path("verify/resend/", views.verify_email_resend, name="verify-email-resend"),
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/change/", auth_views.PasswordChangeView.as_view(
         success_url=reverse_lazy("accounts:password_change_done")), name="password_change"),

@@ -88,7 +88,24 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def signup_done(request: HttpRequest) -> HttpResponse:
-    return render(request, "registration/signup_done.html")
+    return render(request, "registration/signup_done.html",
+                  {"verification_required": settings.ACCOUNT_EMAIL_VERIFICATION})
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login; with ``ACCOUNT_EMAIL_VERIFICATION`` on, an account whose address is
+    not confirmed yet logs in (to resend the link, or change the address) and is told
+    at once what it can and cannot do until then."""
+
+    redirect_authenticated_user = True
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        if not verification.is_verified(form.get_user()):
+            messages.warning(self.request, _(
+                "Your address is not confirmed yet: you cannot join or play matches until "
+                "you follow the link we emailed you. Your profile page sends it again."))
+        return response
 
 
 @require_GET

@@ -1,7 +1,8 @@
 """Run every engine benchmark in bench/ and print their JSON as one object.
 
-``python bench/run_all.py`` (or ``make bench``). The deadline benchmark needs PostgreSQL
-and Redis and is a management command: ``python manage.py bench_deadlines --json``.
+``python bench/run_all.py`` (or ``make bench``). The server benches need PostgreSQL and
+Redis and are management commands of this app (bench/management/commands):
+``python manage.py bench_deadlines --json``, ``bench_pages``, ``bench_email``, ``bench_faults``.
 """
 
 from __future__ import annotations
@@ -12,13 +13,13 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+# the engine scripts: each runs alone (no Django) and prints one JSON object
+SCRIPTS = ("diceslayer_bot.py", "killgame_resolve.py", "sanguosha_engine.py")
 
 
 def main() -> int:
     results: dict[str, object] = {}
-    for script in sorted(HERE.glob("*.py")):
-        if script.name == Path(__file__).name:
-            continue
+    for script in (HERE / name for name in SCRIPTS):
         proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                               cwd=HERE.parent)
         try:

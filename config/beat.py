@@ -7,8 +7,9 @@ tries to take it as often. So a holder that dies (or is SIGKILLed) is replaced w
 ``BEAT_LOCK_TTL_SECONDS + CELERY_BEAT_MAX_LOOP_INTERVAL``. Nothing on disk can stop a
 restart (start beat with ``--pidfile=``; the schedule file is not used).
 
-This subclass adds two things the site needs around the library:
+This subclass adds three things the site needs around the library:
 
+- the schedule: every periodic job the apps and games registered (``games.registry``);
 - the holder marks itself alive for ``/healthz`` (``config.liveness``);
 - a lock lost while running (Redis down past the TTL, a pause past it: redbeat's extension
   raises) sends the beat back to standby instead of ending the process: it sends nothing
@@ -33,7 +34,17 @@ log = logging.getLogger(__name__)
 
 
 class Scheduler(RedBeatScheduler):
-    """RedBeat with the liveness mark and a standby instead of an exit on a lost lock."""
+    """RedBeat with the schedule of the registry's periodic jobs, the liveness mark and a
+    standby instead of an exit on a lost lock."""
+
+    def setup_schedule(self) -> None:
+        """The schedule is every registered ``PeriodicJob`` (``config.celery.beat_schedule``),
+        read here: the apps registered their jobs when Django set up, before the beat
+        starts its scheduler."""
+        from config.celery import beat_schedule
+
+        self.app.conf.beat_schedule = beat_schedule()
+        super().setup_schedule()
 
     def tick(self, *args: Any, **kwargs: Any) -> float:
         if self.lock_key and self.lock is None and not self._take_lock():

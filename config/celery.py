@@ -1,4 +1,5 @@
-"""The Celery app and the whole beat schedule (docs/style.md §12)."""
+"""The Celery app, and the beat schedule built from the registry's periodic jobs
+(docs/style.md §12)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ class Task(DjangoTask):
     is down) is logged, never raised into what already committed (a check-in must not
     answer 500 because Redis is away); the sweeps re-read the database and do the work."""
 
-    def delay_on_commit(self, *args: Any, **kwargs: Any) -> None:
+    def delay_on_commit(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+        # (Celery returns None here too; its type stubs say AsyncResult)
         from django.db import transaction
 
         def publish() -> None:  # a named function: Django logs a failure by its __qualname__
@@ -47,44 +49,28 @@ def _redbeat_settings() -> dict:
 app.add_defaults(_redbeat_settings)
 app.autodiscover_tasks()
 
-_sweep = float(os.environ.get("CELERY_BEAT_SWEEP_SECONDS", "5"))
+def beat_schedule() -> dict[str, dict[str, Any]]:
+    """Celery beat's schedule, built from every registered :class:`games.registry.PeriodicJob`
+    (the framework's, each app's and each game's, declared once in their ``AppConfig``;
+    ``manage.py run``'s sweeper runs the same list). A scheduled task still queued when its
+    next run is due expires (workers that were down find one run waiting, not hundreds)."""
+    from django.conf import settings
 
+    from games.registry import periodic_jobs
 
-def _expires(seconds: float) -> dict:
-    """A scheduled task still queued when its next run is due is dropped (workers that were
-    down find one sweep waiting, not hundreds)."""
-    return {"expires": seconds}
+    sweep = float(settings.CELERY_BEAT_SWEEP_SECONDS)
+    schedule: dict[str, dict[str, Any]] = {}
+    for job in periodic_jobs():
+        when: Any
+        if job.cron is not None:
+            when = crontab(**job.cron)
+            period = 60.0
+        else:
+            when = period = float(job.seconds if job.seconds is not None else sweep)
+        schedule[job.name] = {"task": job.task, "schedule": when,
+                              "options": {"expires": job.expires or period}}
+    return schedule
 
-
-app.conf.beat_schedule = {
-    # every few seconds: close every phase whose deadline passed (the clock of the game)
-    "phases-close-due": {"task": "games.tasks.phases_close_due", "schedule": _sweep,
-                         "options": _expires(_sweep)},
-    # every minute (* * * * *): start matches whose start time came, send check-in reminders
-    "matches-start-due": {"task": "games.tasks.matches_start_due", "schedule": crontab(),
-                          "options": _expires(55)},
-    "seats-send-nags": {"task": "games.tasks.seats_send_nags", "schedule": crontab(),
-                        "options": _expires(55)},
-    # every 30 s: the email outbox sweep (lost sends, expired leases, retries, coalesced)
-    "notifications-retry": {"task": "games.tasks.notifications_send_pending",
-                            "schedule": 30.0, "options": _expires(30)},
-    # hourly (0 * * * *): daily digests go out at 07:00 in each reader's time zone
-    # every minute (* * * * *): message emails whose quiet period ended (press/emails.py)
-    "press-emails-due": {"task": "press.tasks.press_emails_due", "schedule": crontab(),
-                         "options": _expires(50)},
-    "digests-send": {"task": "games.tasks.digests_send", "schedule": crontab(minute=0),
-                     "options": _expires(3000)},
-    # every minute: cached copies of sessions ended while Redis was down (accounts/sessions.py)
-    "sessions-clear-ended": {"task": "accounts.tasks.sessions_clear_ended",
-                             "schedule": crontab(), "options": _expires(55)},
-    # daily at 03:30 UTC: prune sent email, expired sessions, old login records
-    "retention-prune": {"task": "games.tasks.retention_prune",
-                        "schedule": crontab(minute=30, hour=3), "options": _expires(3600)},
-    # every five minutes (*/5 * * * *): Dice Slayer challenges unanswered for 48 h expire
-    "diceslayer-challenges-expire": {"task": "diceslayer.tasks.challenges_expire",
-                                     "schedule": crontab(minute="*/5"),
-                                     "options": _expires(290)},
-}
 
 # Each worker marks itself alive with its queues in Redis (read by /healthz).
 liveness.install_worker_heartbeat()

@@ -1,9 +1,13 @@
 """gunicorn settings for the web container (Dockerfile and docker-compose run
 ``gunicorn -c config/gunicorn.conf.py config.wsgi``); docs/operations.md "Web processes".
 
-- ``workers``: one sync worker per core by default (``WEB_CONCURRENCY`` overrides): the
-  pages are CPU-bound Python, so more workers than cores only queue on the CPU — on two
-  cores ``-w 2`` answered faster than ``-w 4``.
+- ``workers``: one per core by default (``WEB_CONCURRENCY`` overrides), each **gthread**
+  with ``GUNICORN_THREADS`` threads (4): the htmx poll, the request every open match page
+  sends every 5 s, is one database query and a Redis read, so a sync worker spent most of
+  it waiting while the cores sat idle; threads let a worker answer other polls meanwhile.
+  The pages themselves are CPU-bound Python and gain little either way. Measured with
+  bench/web_workers.py (docs/operations.md "Web processes and page speed").
+  ``GUNICORN_WORKER_CLASS=sync`` goes back to one request per process.
 - ``gc.freeze()`` once each worker has loaded the app: the objects loaded at start-up
   (modules, templates, URL patterns, the engines' tables) move to a permanent generation,
   so the collector stops walking them on every full collection (tens of ms in p99 before).
@@ -31,7 +35,8 @@ def _cores() -> int:
 
 
 workers = _int("WEB_CONCURRENCY", _cores())
-worker_class = "sync"
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
+threads = _int("GUNICORN_THREADS", 4)  # per worker; only gthread uses it
 timeout = _int("GUNICORN_TIMEOUT", 30)
 graceful_timeout = _int("GUNICORN_GRACEFUL_TIMEOUT", 30)
 keepalive = _int("GUNICORN_KEEPALIVE", 5)

@@ -1,7 +1,8 @@
 """The challenge email: the challenged player hears about a versus challenge.
 
 Kind ``challenge`` on the framework's outbox (``games.Notification``; like press's
-``message`` kind it is a game's own, plugged in by :func:`register`). A challenge waits for
+``message`` kind it is a game's own, plugged in through ``AppHooks`` in ``diceslayer/apps.py``;
+its templates are ``diceslayer/templates/emails/challenge-*``). A challenge waits for
 its opponent's answer as a move does, so it follows the reader's phase-email policy: sent
 for "when it's my move" and "every phase", not for the daily digest or "off" (the
 challenge is on their home page and the match page), and its one-click link turns phase
@@ -40,17 +41,25 @@ def challenge_notify(challenge: Challenge) -> Notification | None:
 
 
 def ctx_challenge(n: Notification, zone: str, lang: str) -> dict[str, Any]:
-    """Who challenged the reader and until when (in the reader's zone) they can answer."""
+    """Who challenged the reader and until when (in the reader's zone) they can answer,
+    and the link: the game's own page, which shows the challenged player Accept / Decline
+    (the generic match page is for the seated, which the challenged player is not yet)."""
+    from django.conf import settings
+    from django.urls import reverse
+
     from games.lib.dates import format_local
 
     challenge = (Challenge.objects.select_related("challenger")
                  .filter(pk=n.payload.get("challenge_id")).first())
-    return {"challenger": challenge.challenger.get_username() if challenge else "",
-            "expires": format_local(challenge.expires_at, zone) if challenge else ""}
+    out = {"challenger": challenge.challenger.get_username() if challenge else "",
+           "expires": format_local(challenge.expires_at, zone) if challenge else ""}
+    if n.match_id:
+        out["match_url"] = settings.SITE_URL + reverse("diceslayer:play", args=[n.match_id])
+    return out
 
 
 def challenge_send_veto(rows: list[Notification], now: datetime) -> dict[int, str]:
-    """``SEND_VETOES`` hook: a challenge email goes out only while the challenge is open
+    """``AppHooks.send_veto`` hook: a challenge email goes out only while the challenge is open
     and the reader still wants it."""
     mine = [r for r in rows if r.kind == KIND]
     if not mine:
@@ -65,18 +74,3 @@ def challenge_send_veto(rows: list[Notification], now: datetime) -> dict[int, st
         elif not _wanted(row.recipient):
             out[row.pk] = "preferences"
     return out
-
-
-def register() -> None:
-    """Plug the challenge email into the framework's builder, unsubscribe links (phase
-    emails) and send-time policy."""
-    from games import emails
-    from games.lib import unsubscribe
-    from games.services import notifications
-
-    emails.BUILDERS.setdefault(KIND, ctx_challenge)
-    unsubscribe.CATEGORY_FOR_KIND.setdefault(KIND, "phase")
-    if challenge_send_veto not in notifications.SEND_VETOES:
-        notifications.SEND_VETOES.append(challenge_send_veto)
-
-

@@ -71,13 +71,14 @@ def _player_panel(p: dict[str, Any], *, name: str, mine: bool, limit: int,
 
 
 def named_lines(lines: Any, names: dict[int, str], viewer: int | None) -> list[str]:
-    """Diary sentences with "Player 2" replaced by that seat's username (the engine's
-    ``describe`` knows seats, not people; the viewer is already "You")."""
+    """Diary sentences as text (the framework already named the players: the engine's
+    ``describe(..., names=)``); :func:`named` for lines written without names."""
     return [named(line.text, names, viewer) for line in lines]
 
 
 def named(text: str, names: Mapping[int, str], viewer: int | None) -> str:
-    """One sentence with "Player N" turned into usernames (``viewer`` becomes "You")."""
+    """A sentence not from ``describe`` (the outcome's summary) with "Player N" turned into
+    usernames (``viewer`` becomes "You")."""
     for seat, name in names.items():
         text = text.replace(f"Player {seat + 1}", _("You") if seat == viewer else name)
     return text

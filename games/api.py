@@ -219,6 +219,7 @@ def _phase_json(phase: Phase | None, seat: Seat | None) -> dict[str, Any] | None
             "opens_at": phase.opens_at.isoformat() if phase.opens_at else None,
             "deadline_at": phase.deadline_at.isoformat() if phase.deadline_at else None,
             "awaited_count": counts["awaited"], "checked_in_count": counts["checked_in"],
+            "away_count": counts["away"],
             "you_are_awaited": awaited,
             "you_checked_in": bool(seat is not None and awaited and seat_is_checked_in(phase, seat)),
             "checkin_final": phase.checkin_final, "default_text": phase.default_text}

@@ -1,6 +1,6 @@
 """One function per notification kind: build the email for an outbox row (docs/style.md §10).
 
-Templates come in triples, ``templates/emails/<kind>-subject.txt``, ``-body.txt`` and
+Templates come in triples, ``emails/<kind>-subject.txt``, ``-body.txt`` and
 ``-body.html``. Every email carries a signed one-click unsubscribe link (``games.lib.
 unsubscribe``) in the body and in ``List-Unsubscribe`` / ``List-Unsubscribe-Post``
 headers (RFC 8058). Diary lines come from ``selectors.diary_for_seat`` — the reader's own
@@ -23,9 +23,10 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import translation
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from accounts.profiles import profile_for
-from games import selectors
+from games import registry, selectors
 from games.registry import UnknownGame, get_game
 from games.lib.dates import format_local
 from games.lib.emailtext import html_compact, text_tidy
@@ -139,6 +140,10 @@ def ctx_new_phase(n: Notification, zone: str, lang: str) -> dict[str, Any]:
     return _phase_context(n, zone)
 
 
+#: the most diary lines a phase email shows under "what changed" (the rest: a link)
+EMAIL_LINES_CAP = 15
+
+
 def reader_parts(n: Notification, context: dict[str, Any], lang: str) -> dict[str, str]:
     """The parts of a new-phase / your-move email that are the reader's own, rendered:
     ``lines_txt`` / ``lines_html`` (the diary lines this seat may read, or "nothing new")
@@ -149,10 +154,18 @@ def reader_parts(n: Notification, context: dict[str, Any], lang: str) -> dict[st
     p = n.payload
     lines = (_lines(n.match, p.get("seat"), p.get("from_seq", 1), p.get("to_seq", 0), lang)
              if n.match is not None else [])
-    ctx = {**context, "lines": lines}
+    # "what changed" is capped: the latest lines, and a link to the rest (a fast table's
+    # "your move" carried hundreds of lines before the one that matters)
+    more = max(0, len(lines) - EMAIL_LINES_CAP)
+    ctx = {**context, "lines": lines[more:], "more": more}
     parts = {"lines_txt": render_to_string("emails/_lines.txt", ctx),
              "lines_html": mark_safe(render_to_string("emails/_lines.html", ctx))}
-    if n.kind == K.NEW_PHASE:
+    # news for this reader that coincided with the phase email (their death): on top
+    news = news_items(n, p.get("news") or [], profile_for(n.recipient).timezone, lang)
+    parts["news_txt"] = render_to_string("emails/_news.txt", {"items": news}) if news else ""
+    parts["news_html"] = mark_safe(render_to_string("emails/_news.html", {"items": news})
+                                   if news else "")
+    if n.kind in (K.NEW_PHASE, K.YOUR_TURN):  # "what you can do now" in both
         ctx.update(_game_email(n, lang))
         txt, html = ctx.get("game_email_txt"), ctx.get("game_email_html")
         parts["game_txt"] = render_to_string(txt, ctx) if txt else ""
@@ -176,6 +189,7 @@ def ctx_match_finished(n: Notification, zone: str, lang: str) -> dict[str, Any]:
     with translation.override(lang):  # the stored summary's Msg, in the reader's language
         summary = outcome_text(outcome)
     return {"summary": summary,
+            "news": news_items(n, p.get("news") or [], zone, lang),
             "won": number is not None and number in outcome.get("winners", []),
             "lines": _lines(n.match, number, p.get("from_seq", 1), p.get("to_seq", 0), lang)}
 
@@ -191,8 +205,9 @@ def ctx_digest(n: Notification, zone: str, lang: str) -> dict[str, Any]:
                                          section["to_seq"], lang),
                          "deadline": format_local(getattr(selectors.current_phase(match),
                                                           "deadline_at", None), zone)})
-    for hook in DIGEST_HOOKS:  # other apps add their lines (press: the unread messages)
-        hook(n, sections, zone)
+    for app in registry.all_apps():  # other apps add their lines (press: unread messages)
+        if app.digest_lines is not None:
+            app.digest_lines(n, sections, zone)
     return {"sections": sections}
 
 
@@ -208,8 +223,107 @@ def ctx_start_overdue(n: Notification, zone: str, lang: str) -> dict[str, Any]:
     return {"message": n.payload.get("message", "")}
 
 
-#: ``hook(notification, sections, zone)`` may add lines to a digest's match sections
-DIGEST_HOOKS: list[Callable[[Notification, list[dict[str, Any]], str], None]] = []
+# --- match news (games.services.news) -------------------------------------------------
+
+#: how many of the reader's diary lines a "you died" item shows (the rest: the match page)
+NEWS_LINES_CAP = 12
+
+
+def _when(iso: str | None, zone: str) -> str:
+    from datetime import datetime
+
+    if not iso:
+        return gettext("none (no time limit)")
+    try:
+        return format_local(datetime.fromisoformat(iso), zone)
+    except (TypeError, ValueError):
+        return gettext("none (no time limit)")
+
+
+def news_items(n: Notification, events: list[dict[str, Any]], zone: str,
+               lang: str) -> list[dict[str, Any]]:
+    """Each piece of news as ``{"subject", "text", "lines", "more"}`` in the reader's
+    language and zone; ``lines``: what the reader saw happen (a death), capped."""
+    from games.templatetags.games_tags import phase_label
+
+    out = []
+    for e in events:
+        kind = e.get("event")
+        phase = phase_label(e.get("phase_kind") or "")
+        args = {"phase": phase, "turn": e.get("turn", ""), "seat": e.get("seat", ""),
+                "deadline": _when(e.get("deadline"), zone), "new": e.get("new", ""),
+                "old": e.get("old", ""), "name": e.get("name", ""),
+                "reason": e.get("reason", "")}
+        lines: list[str] = []
+        more = 0
+        if kind == "paused":
+            subject = gettext("The match is paused")
+            text = gettext("The director paused the match: no phase closes and no orders "
+                           "are taken until it resumes; the deadline then moves by the "
+                           "paused time.")
+        elif kind == "resumed":
+            subject = gettext("The match resumed")
+            text = (gettext("The director resumed the match. The %(phase)s phase (turn "
+                            "%(turn)s) now ends %(deadline)s.") % args if e.get("deadline")
+                    else gettext("The director resumed the match."))
+        elif kind == "extended":
+            subject = gettext("New deadline: %(deadline)s") % args
+            text = (gettext("%(name)s used an emergency pause: the %(phase)s phase (turn "
+                            "%(turn)s) now ends %(deadline)s.") % args if e.get("name")
+                    else gettext("The director extended the %(phase)s phase (turn %(turn)s):"
+                                 " the new deadline is %(deadline)s.") % args)
+        elif kind == "seat_taken":
+            subject = gettext("A seat changed hands")
+            text = gettext("%(new)s took over the seat of %(old)s.") % args
+        elif kind == "seat_open":
+            subject = gettext("A seat is open for a new player")
+            text = gettext("The seat of %(old)s is open for a new player: %(reason)s") % {
+                **args, "reason": SEAT_OPEN_REASONS.get(e.get("reason"), "")}
+        elif kind == "replaced":
+            subject = gettext("Your seat was taken over")
+            text = gettext("%(new)s took over your seat; you no longer play in this "
+                           "match. Your record shows that you left it.") % args
+        elif kind == "took_seat":
+            subject = gettext("You took over a seat")
+            text = gettext("You took over the seat of %(old)s: you read what the seat "
+                           "knew. The open phase ends %(deadline)s.") % args
+        elif kind == "died":
+            subject = gettext("You died")
+            text = gettext("You died in the %(phase)s phase of turn %(turn)s. What you saw "
+                           "happen:") % args
+            seat = n.payload.get("seat")
+            if n.match is not None:
+                lines = _lines(n.match, seat, int(e.get("from_seq", 1)),
+                               int(e.get("to_seq", 0)), lang)
+            more = max(0, len(lines) - NEWS_LINES_CAP)
+            lines = lines[-NEWS_LINES_CAP:]
+        elif kind == "cancelled":
+            subject = gettext("The match was cancelled")
+            text = (gettext("The director cancelled the match before it started: "
+                            "%(reason)s") % args if e.get("reason")
+                    else gettext("The director cancelled the match before it started."))
+        else:
+            continue
+        out.append({"subject": subject, "text": text, "lines": lines, "more": more})
+    return out
+
+
+SEAT_OPEN_REASONS = {
+    "director": gettext_lazy("the director opened it."),
+    "vote": gettext_lazy("the other players voted to replace its absent player."),
+    "absent": gettext_lazy("its player has been absent too long."),
+}
+
+
+def ctx_match_news(n: Notification, zone: str, lang: str) -> dict[str, Any]:
+    items = news_items(n, n.payload.get("events") or [], zone, lang)
+    if len(items) == 1:
+        headline = items[0]["subject"]
+    else:
+        headline = ngettext("%(count)d update", "%(count)d updates", len(items)) % {
+            "count": len(items)}
+    return {"items": items, "headline": headline}
+
 
 BUILDERS: dict[str, Callable[[Notification, str, str], dict[str, Any]]] = {
     K.NEW_PHASE: ctx_new_phase,
@@ -220,7 +334,22 @@ BUILDERS: dict[str, Callable[[Notification, str, str], dict[str, Any]]] = {
     K.MATCH_FINISHED: ctx_match_finished,
     K.DIRECTOR: ctx_director,
     K.START_OVERDUE: ctx_start_overdue,
+    K.MATCH_NEWS: ctx_match_news,
 }
+
+
+def builder(kind: str) -> Callable[[Notification, str, str], dict[str, Any]]:
+    """The context builder of a notification kind: the framework's own (``BUILDERS``) or
+    an app's (``AppHooks.email_builders``: press messages, a game's own emails)."""
+    found = BUILDERS.get(kind)
+    if found is None:
+        for app in registry.all_apps():
+            found = app.email_builders.get(kind)
+            if found is not None:
+                break
+    if found is None:
+        raise KeyError(f"no email builder for notification kind {kind!r}")
+    return found
 
 
 #: kinds whose rendering, apart from the reader's own parts (``reader_parts``), depends on
@@ -231,7 +360,8 @@ SHARED_KINDS = frozenset({K.NEW_PHASE, K.YOUR_TURN, K.REMINDER, K.MATCH_STARTED}
 NAME_TOKEN = "PBWREADERNAMEq7Zk"
 LINK_TOKEN = "PBWREADERLINKq7Zk"
 PART_TOKENS = {part: f"PBWREADER{part.replace('_', '').upper()}q7Zk"
-               for part in ("lines_txt", "lines_html", "game_txt", "game_html")}
+               for part in ("lines_txt", "lines_html", "game_txt", "game_html",
+                            "news_txt", "news_html")}
 
 
 class _AnyReader:
@@ -263,11 +393,11 @@ def _contents(n: Notification, zone: str, lang: str, link: str) -> tuple[str, st
             "site_name": settings.SITE_NAME, "site_url": settings.SITE_URL}
     if n.kind not in SHARED_KINDS or n.match is None:
         context = {**base, "user": user, "unsubscribe_url": link,
-                   **BUILDERS[n.kind](n, zone, lang)}
+                   **builder(n.kind)(n, zone, lang)}
         subject, text, html = _render(n, {**context, **reader_parts(n, context, lang)})
         return subject, text_tidy(text), html_compact(html)
     memo = n.match.__dict__.setdefault("_email_render_memo", {})
-    shared = BUILDERS[n.kind](n, zone, lang)
+    shared = builder(n.kind)(n, zone, lang)
     key = (n.kind, lang, zone, n.phase_id, n.payload.get("phase_id"))
     if key not in memo:
         memo[key] = _render(n, {**base, "notification": None, "user": _AnyReader(),

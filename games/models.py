@@ -268,6 +268,7 @@ class Notification(models.Model):
         YOUR_TURN = "your_turn", "Your move"
         DIRECTOR = "director", "Director alert"
         START_OVERDUE = "start_overdue", "Match could not start"
+        MATCH_NEWS = "match_news", "Match news"
 
     recipient = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                   related_name="notifications")

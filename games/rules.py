@@ -271,5 +271,9 @@ class RulesEngine(Protocol):
     def load(self, raw: Mapping[str, Any]) -> Any:
         """Rebuild a state from :meth:`dump` output."""
 
-    def describe(self, event: Event, viewer: SeatId | None, lang: str = "en") -> str:
-        """One plain sentence for a diary line, from ``viewer``'s point of view."""
+    def describe(self, event: Event, viewer: SeatId | None, lang: str = "en",
+                 names: Mapping[SeatId, str] | None = None) -> str:
+        """One plain sentence for a diary line, from ``viewer``'s point of view; ``names``
+        (seat number -> player name) is how a sentence names the other players (the one
+        way: pages, emails and the API pass the seats' names; without them, seat labels).
+        A game's ``GameHooks.describe_context`` adds keyword arguments of its own."""

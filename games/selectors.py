@@ -11,19 +11,20 @@ exist, so a view turns it into a 404 and private matches cannot be probed.
 from __future__ import annotations
 
 import hashlib
-import inspect
 from dataclasses import dataclass
-from typing import Any, Mapping
+from datetime import datetime
+from typing import Any, Callable, Mapping
 
 from django.core.cache import caches
 from django.db import connection
 from django.db.models import Q, QuerySet
 from django.utils.connection import ConnectionProxy
+from django.utils.timezone import now as timezone_now
 
 from accounts.names import shown_name
 from games.lib import rawrows
 from games.models import CheckIn, DiaryEntry, Match, Order, Phase, Seat
-from games.registry import UnknownGame, get_game, get_rules
+from games.registry import UnknownGame, all_apps, get_game, get_rules
 
 #: diary sentences live in the evictable cache of rendered text (settings: "html")
 cache = ConnectionProxy(caches, "html")
@@ -121,7 +122,7 @@ class DiaryLine:
 
 
 #: bump when ``describe`` changes its sentences: cached lines of the old wording expire
-DIARY_TEXT_CACHE_VERSION = 3  # 2: Kill Game zones by their map's names; 3: translated
+DIARY_TEXT_CACHE_VERSION = 4  # 2: zones by their map's names; 3: names through describe; 4: translated
 DIARY_TEXT_TTL = 24 * 3600
 
 
@@ -177,35 +178,16 @@ def prefetch_seat_names(matches: list[Match]) -> None:
         m.__dict__["_seat_names"] = found[m.pk]
 
 
-_TAKES_NAMES: dict[int, tuple[Any, bool]] = {}
-
-
-def _takes_names(engine: Any) -> bool:
-    """Whether the engine's ``describe`` names players itself (``names=`` keyword); the
-    signature is read once per function, not once per reader."""
-    describe = getattr(engine, "describe", None)
-    function = getattr(describe, "__func__", describe)
-    known = _TAKES_NAMES.get(id(function))
-    if known is not None and known[0] is function:
-        return known[1]
-    try:
-        takes = "names" in inspect.signature(describe).parameters
-    except (TypeError, ValueError):
-        takes = False
-    _TAKES_NAMES[id(function)] = (function, takes)
-    return takes
-
-
 def described(engine, match: Match, rows: list[DiaryEntry], viewer: int | None,
               lang: str, names: Mapping[int, str] | None = None,
-              context: Mapping[str, Any] | None = None,
-              name_text: Any = None, cached: bool = True) -> list[str]:
+              context: Mapping[str, Any] | None = None, cached: bool = True) -> list[str]:
     """``engine.describe`` of each row for ``viewer`` in ``lang``, cached per (entry,
     viewer, language, names): rows are never updated (docs/style.md §20), so a sentence once
     written stays true, and a page load reads them back in one cache round trip instead
     of describing every row again. Which rows a reader gets is decided before (by the
     query), so a cached line never reaches a reader who may not read its row. ``context``
-    (the game's ``describe_context``, fixed for a match) goes to ``describe`` too.
+    (the game's ``describe_context``, fixed for a match) goes to ``describe`` too, and
+    ``names`` (seat number -> name) is the one way sentences name players.
     ``cached=False`` (a batch of emails: each reader's lines are described once, new rows
     that no page read yet) describes without the two cache round trips, which cost more
     than the few sentences they would save."""
@@ -218,7 +200,7 @@ def described(engine, match: Match, rows: list[DiaryEntry], viewer: int | None,
     except Exception:  # noqa: BLE001 - the cache is an accelerator, never a dependency
         known = {}
     extra = dict(context or {})
-    if names is not None and _takes_names(engine):  # an engine that names players itself
+    if names is not None:  # the engine names the players (RulesEngine.describe)
         extra["names"] = names
     missing = {}
     out = []
@@ -226,12 +208,6 @@ def described(engine, match: Match, rows: list[DiaryEntry], viewer: int | None,
         text = known.get(key)
         if text is None:
             text = _describe(engine, row, viewer, lang, extra)
-            if names is not None and callable(name_text):
-                # the game's seat placeholders ("player p3", "Player 2") -> names, "you"
-                try:
-                    text = name_text(text, names, viewer)
-                except Exception:  # noqa: BLE001 - the unnamed sentence is still true
-                    pass
             missing[key] = text
         out.append(text)
     if missing and cached:
@@ -274,9 +250,7 @@ def diary_lines_visible(match: Match, rows: list[DiaryEntry], seat_number: int |
     mark = f",{seat_number}," if seat_number is not None else None
     visible = [r for r in rows if r.is_public or (mark is not None and mark in r.audience)]
     texts = described(engine, match, visible, seat_number, lang, names,
-                      context=match.__dict__["_describe_context"],
-                      name_text=entry.hooks.name_text if entry is not None else None,
-                      cached=cached)
+                      context=match.__dict__["_describe_context"], cached=cached)
     return [DiaryLine(seq=r.seq, turn=r.turn, phase_kind=r.phase_kind, kind=r.kind,
                       text=text, is_public=r.is_public, created_at=r.created_at,
                       phase_id=r.phase_id)
@@ -290,8 +264,8 @@ def diary_for_seat(match: Match, seat_number: int | None, *, since_seq: int = 0,
     """The reader's diary lines after ``since_seq``, each with ``text`` from
     ``engine.describe`` in ``lang`` (cached, :func:`described`). ``omniscient`` (the
     director) reads every row. ``names`` (seat number -> player name; default
-    :func:`seat_names`) goes to an engine whose ``describe`` takes it, and to the game's
-    ``name_text(text, names, viewer)`` hook otherwise, so no line shows a seat placeholder. ``turns`` (a ``Q`` on ``turn``) keeps only those turns:
+    :func:`seat_names`) goes to the engine's ``describe``, so no line shows a seat
+    placeholder. ``turns`` (a ``Q`` on ``turn``) keeps only those turns:
     a page loads the latest turn, not the whole match."""
     try:
         entry = get_game(match.game)
@@ -313,8 +287,7 @@ def diary_for_seat(match: Match, seat_number: int | None, *, since_seq: int = 0,
     if turns is not None:
         rows = rows.filter(turns)
     rows = list(rows)
-    texts = described(engine, match, rows, seat_number, lang, names, context=extra,
-                      name_text=entry.hooks.name_text if entry is not None else None)
+    texts = described(engine, match, rows, seat_number, lang, names, context=extra)
     return [DiaryLine(seq=r.seq, turn=r.turn, phase_kind=r.phase_kind, kind=r.kind,
                       text=text, is_public=r.is_public, created_at=r.created_at,
                       phase_id=r.phase_id)
@@ -356,22 +329,82 @@ def pressed_numbers(phase: Phase) -> set[int]:
     return set(CheckIn.objects.filter(phase=phase).values_list("seat__number", flat=True))
 
 
+def _live_awaited(phase: Phase, seats) -> list:
+    """The awaited seats a person plays (not the bot, not removed): those a check-in is
+    expected from. The dead are not awaited, so they never count."""
+    awaited = set(phase.awaited or [])
+    return [s for s in seats if s.number is not None and s.number in awaited
+            and not s.is_bot and s.removed_at is None and s.user_id is not None]
+
+
+def away_numbers(phase: Phase, seats, *, pressed: set[int],
+                 now: datetime | None = None) -> set[int]:
+    """Awaited live seats that did not press check-in and whose player is away now
+    (``AppHooks.away_seats``, the players app: a declared away period, in a match whose
+    away rule lets the seat play its defaults; no query when nobody is missing or no app
+    plugged in)."""
+    users = {s.number: s.user_id for s in _live_awaited(phase, seats) if s.number not in pressed}
+    hooks = [app.away_seats for app in all_apps() if app.away_seats is not None]
+    if not users or not hooks:
+        return set()
+    now = now or timezone_now()
+    out: set[int] = set()
+    for hook in hooks:
+        out |= set(hook(phase.match_id, users, now))
+    return out & set(users)
+
+
 def phase_all_checked_in(phase: Phase, *, seats: list[Seat] | None = None,
-                         fresh: bool = False) -> bool:
+                         fresh: bool = False, now: datetime | None = None) -> bool:
     """Every awaited seat counts as checked in (an awaited number with no seat row — an
-    engine seat nobody holds — counts as absent, so it waits for the deadline)."""
-    done = checked_in_numbers(phase, seats=seats, fresh=fresh)
-    return all(n in done for n in phase.awaited)
+    engine seat nobody holds — counts as absent, so it waits for the deadline).
+
+    An away seat (:func:`away_numbers`) counts as checked in too — it plays its stored
+    orders or its defaults — once a living player who is not away pressed check-in: a
+    phase whose awaited players are all away (or one just opened) waits for its deadline,
+    so a match of absentees never races through its phases."""
+    if seats is None:
+        seats = list(Seat.objects.filter(match_id=phase.match_id, number__isnull=False))
+    pressed = set() if fresh else pressed_numbers(phase)
+    done = checked_in_numbers(phase, seats=seats, pressed=pressed)
+    missing = [n for n in phase.awaited if n not in done]
+    if not missing:
+        return True
+    if not pressed & set(phase.awaited):
+        return False
+    away = away_numbers(phase, seats, pressed=pressed, now=now)
+    return all(n in away for n in missing)
+
+
+@dataclass(frozen=True)
+class CheckinCount:
+    """The "N of M checked in" line: ``checked_in`` of the ``active`` awaited players
+    pressed check-in; ``away`` more are away (they count as checked in for the close)."""
+
+    checked_in: int
+    active: int
+    away: int
+
+
+def checkin_count(phase: Phase, *, seats=None, pressed: set[int] | None = None,
+                  now: datetime | None = None) -> CheckinCount:
+    """Count the awaited players a person plays: the dead (not awaited), bots and removed
+    seats never count; the away ones are set apart. ``seats`` (models or page rows) and
+    ``pressed`` save the queries when the caller has them."""
+    if seats is None:
+        seats = list(Seat.objects.filter(match_id=phase.match_id, number__isnull=False))
+    if pressed is None:
+        pressed = pressed_numbers(phase)
+    live = _live_awaited(phase, seats)
+    away = away_numbers(phase, seats, pressed=pressed, now=now)
+    return CheckinCount(checked_in=sum(1 for s in live if s.number in pressed),
+                        active=len(live) - len(away), away=len(away))
 
 
 def checkin_counts(phase: Phase, *, seats: list[Seat] | None = None) -> tuple[int, int]:
-    """(checked in, seats) for the phase: every seated seat counts, and a seat with nothing
-    to do counts as checked in (``seat_is_checked_in``). ``seats``: the match's seats the
-    caller already loaded (removed ones included), so the page does not load them twice."""
-    if seats is None:
-        seats = list(Seat.objects.filter(match_id=phase.match_id, number__isnull=False))
-    numbered = [s for s in seats if s.number is not None]
-    return len(checked_in_numbers(phase, seats=numbered)), len(numbered)
+    """(checked in, active) for the phase (:func:`checkin_count` without the away)."""
+    count = checkin_count(phase, seats=seats)
+    return count.checked_in, count.active
 
 
 def phase_history(match: Match) -> QuerySet[Phase]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import api, unsubscribe, views
+from games import api, lookback_views, unsubscribe, views
 
 app_name = "games"
 urlpatterns = [
@@ -32,6 +32,8 @@ urlpatterns = [
     path("api/matches/<str:match_id>/diary/", api.diary, name="api-diary"),
     path("api/matches/<str:match_id>/orders/", api.order_submit_view, name="api-order-submit"),
     path("api/matches/<str:match_id>/checkin/", api.checkin, name="api-checkin"),
+    path("api/matches/<str:match_id>/phases/<str:number>/", lookback_views.api_phase,
+         name="api-phase"),
     path("api/matches/<str:match_id>/checkin/withdraw/", api.checkin_withdraw,
          name="api-checkin-withdraw"),
 ]

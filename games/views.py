@@ -26,8 +26,9 @@ from games.context_processors import your_move_count_known
 from games.exceptions import ApplicationError
 from games.forms import LobbyFilterForm, MatchCreateForm, OrderForm, parse_int
 from games.lib import lobby as lobby_list
-from games.lib import pages
+from games.lib import lookback, pages
 from games.lib.polls import fast_poll
+from games.lookback_views import match_phase_page
 from games.models import Match, Seat
 from games.selectors import may_start
 from games.services.matches import match_create, match_join, match_leave, match_start
@@ -95,9 +96,11 @@ def lobby(request: HttpRequest) -> HttpResponse:
     joined = {mm.match_id for mm in mine}  # the reader's live seats
     your_move_count_known(request, sum(1 for mm in mine if mm.your_move))
     if mine:
-        from press.selectors import unread_counts  # the press app plugs in
-
-        unread = unread_counts(request.user, sorted(joined))  # one cache call for all
+        unread: dict[int, int] = {}
+        for app in registry.all_apps():  # other apps plug in (press: unread messages)
+            if app.unread_counts is not None:  # one cache call for all the reader's matches
+                for match_id, count in app.unread_counts(request.user, sorted(joined)).items():
+                    unread[match_id] = unread.get(match_id, 0) + count
         for mm in mine:
             mm.unread = unread.get(mm.match_id, 0)
     filter_game, filter_status = lobby_list.filter_fields(game=game, status=status)
@@ -154,10 +157,9 @@ def match_create_view(request: HttpRequest, slug: str) -> HttpResponse:
                     early_close=bool(data.get("early_close")))
                 if data.get("join"):
                     match_join(match=match, user=request.user, invite_code=match.invite_code)
-                if data.get("press"):
-                    from press.services import press_settings_set  # the press app plugs in
-
-                    press_settings_set(match=match, rules=data["press"])
+                for app in registry.all_apps():  # other apps plug in (press: its rules)
+                    if app.match_created is not None:
+                        app.match_created(match, data)
             except ApplicationError as exc:
                 form.add_error(_form_field(form, exc.field), exc.message)
                 status = exc.client_status
@@ -257,6 +259,8 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         return redirect_to_login(request.get_full_path())
     if match is None or not pages.can_watch(match, request.user):
         raise Http404("No such match.")
+    if lookback.PHASE_PARAM in request.GET:  # an earlier phase as the reader saw it
+        return match_phase_page(request, match)
     return _match_page(request, match)
 
 

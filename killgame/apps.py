@@ -6,7 +6,15 @@ shows the feed and the reader's diary, so the generic one is not rendered)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.apps import AppConfig
+
+
+def rating_mode(match: Any) -> str:
+    """Rated in the match's mode: free-for-all places players, teams and districts pair
+    sides (``players.ratings.SIDE_MODES``)."""
+    return str((match.config or {}).get("mode", "ffa"))
 
 
 class KillgameConfig(AppConfig):
@@ -16,6 +24,7 @@ class KillgameConfig(AppConfig):
 
     def ready(self) -> None:
         from games.registry import GameHooks, register
+        from games.services.news import out_of_play_alive_flags
 
         from killgame import engine, forms, pages, services
 
@@ -27,8 +36,9 @@ class KillgameConfig(AppConfig):
             default_schedule=services.default_schedule, schedule_from_settings=True,
             match_form_adapt=forms.adapt_match_form,
             describe_context=services.describe_context,
-            name_text=pages.with_names,
             email_template="killgame/email_now.txt",
             email_template_html="killgame/email_now.html",
             email_context=pages.email_context,
-            own_diary=True, diary_turn_template=pages.DIARY_TURN_TEMPLATE))
+            own_diary=True, diary_turn_template=pages.DIARY_TURN_TEMPLATE,
+            out_of_play=out_of_play_alive_flags,
+            rating_mode=rating_mode))  # press: the default, full

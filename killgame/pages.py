@@ -14,7 +14,6 @@ snapshot (zone positions for drawing).
 
 from __future__ import annotations
 
-import re
 from typing import Any, Mapping
 
 from django.http import QueryDict
@@ -22,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext, pgettext_lazy
 
 from killgame.engine import catalogue as cat
-from killgame.engine.describe import ITEM_NAMES
+from killgame.engine.describe import ITEM_NAMES, name_players
 from killgame.services import BUILTIN_GRID, layout
 
 BOARD_TEMPLATE = "killgame/board.html"
@@ -47,7 +46,6 @@ CONTROL_OF_FIELD = {
     ("attack", "random"): "attack_random", ("grenade", "zone"): "grenade_zone",
     ("c4", "zone"): "c4_zone", ("wear", "items"): "wear_items",
 }
-_PID = re.compile(r"\b(?:[Pp]layer |il giocatore |Il giocatore )?p(\d+)\b")
 
 
 # --- names -------------------------------------------------------------------------------
@@ -86,17 +84,9 @@ ITEM_LABELS = (
 
 
 def with_names(text: str, names: Mapping[int, str], viewer: int | None = None) -> str:
-    """Diary sentences name players by id (``player p3``); pages, emails and the replay
-    show the seat's username (public: the seat list is on every page), and "you" for the
-    reader (``viewer``). The framework applies it to every diary line (registry extra
-    ``name_text``)."""
-    def repl(m: re.Match[str]) -> str:
-        seat = int(m.group(1))
-        if viewer is not None and seat == viewer:
-            return _("You") if m.start() == 0 or text[:m.start()].rstrip().endswith((".", ":")) \
-                else _("you")
-        return names.get(seat, m.group(0))
-    return _PID.sub(repl, text)
+    """Sentences stored before names were given (the feed, the replay) named the way the
+    engine's ``describe(..., names=)`` names them (``name_players``)."""
+    return name_players(text, names, viewer)
 
 
 def pid_name(pid: str | None, names: Mapping[int, str]) -> str:
@@ -641,8 +631,10 @@ def now_lines(view: Mapping[str, Any] | None, names: Mapping[int, str],
         else:
             who = [p["name"] for p in zone["people"]] + (["a monster"] if zone["monster"] else [])
             out.append(f"You are in {zone['name']} with " + (", ".join(who) or "nobody") + ".")
-        if zone["closed"]:
-            out.append("Your zone is closed: leave it in this Tactical phase.")
+        if zone["closed"]:  # the right phase words: one moves only in a Tactical phase
+            out.append("Your zone is closed: leave it in this Tactical phase."
+                       if view["phase"] == "tactical"
+                       else "Your zone is closed: leave it in the next Tactical phase.")
     if view["phase"] == "tactical":
         if f["moves"]:
             out.append("You can move to " + ", ".join(m["name"] for m in f["moves"]) + ".")

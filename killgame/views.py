@@ -23,10 +23,10 @@ from accounts.names import shown_name
 from games import selectors
 from games.exceptions import ApplicationError
 from games.forms import parse_int
-from games.lib import htmlcache
+from games.lib import htmlcache, lookback
 from games.lib import pages as game_pages
 from games.lib.text import say
-from games.models import DiaryEntry, Match, Seat, Snapshot
+from games.models import DiaryEntry, Match, Seat
 from games.registry import get_rules
 from games.rules import Event
 from games.services.orders import order_submit
@@ -149,7 +149,7 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     if match.status != Match.Status.FINISHED or match.state is None:
         return render(request, "killgame/replay.html",
                       {"match": match, "not_yet": REPLAY_NOT_YET}, status=409)
-    snaps = list(Snapshot.objects.filter(match=match).select_related("phase").order_by("id"))
+    snaps = lookback.snapshots(match)  # the same snapshots the phase selector reads
     if not snaps:
         raise Http404("This match has no snapshots.")
     step = parse_int(request.GET.get("step"))
@@ -157,9 +157,9 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         step = len(snaps) - 1
     snap = snaps[step]
     engine = get_rules(match.game)
-    state = engine.load(snap.state)
-    full = engine.omniscient_view(state)
-    view = engine.player_view(state, None)
+    # the one door of games/lib/lookback.py: the director's view and the spectator's
+    full = lookback.view_of_state(match, snap.state, lookback.Reader(None, director=True))
+    view = lookback.view_of_state(match, snap.state, lookback.Reader(None, director=False))
     names = _names(match)
     positions: dict[str, list[str]] = {}
     people = []
@@ -190,12 +190,12 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
             viewer = next(iter(vis)) if vis is not None and len(vis) == 1 else None
             try:
                 text = str(say(engine.describe(Event(kind=row.kind, data=row.payload,
-                                                     visible_to=vis), viewer, lang, **zone_names)))
+                                                     visible_to=vis), viewer, lang, names=names,
+                                               **zone_names)))
             except Exception:  # noqa: BLE001 - a broken sentence must not break the page
                 text = row.kind
             if not text.strip():
                 continue
-            text = pages.with_names(text, names)
             events.append(f"{names.get(viewer, '')}: {text}" if viewer is not None else text)
     label = (pgettext("replay step", "Start") if snap.phase is None else
              _("Turn %(turn)s, %(phase)s phase closed") % {

@@ -1,3 +1,6 @@
+"""Django app config for players: ratings and records from the framework's signals, and
+absence through ``games.registry.register_app`` (seat notes, held-back emails)."""
+
 from django.apps import AppConfig
 
 
@@ -7,16 +10,13 @@ class PlayersConfig(AppConfig):
 
     def ready(self) -> None:
         from games import signals
-        from games.services import notifications
+        from games.registry import AppHooks, register_app
         from players import receivers
-        from games.lib import pages
-        from players.away import away_send_veto, seat_notes
+        from players.away import away_seats, away_send_veto, seat_notes
 
         signals.phases_closed.connect(receivers.on_phases_closed,
                                       dispatch_uid="players.phases_closed")
         signals.match_finished.connect(receivers.on_match_finished,
                                        dispatch_uid="players.match_finished")
-        if away_send_veto not in notifications.SEND_VETOES:
-            notifications.SEND_VETOES.append(away_send_veto)
-        if seat_notes not in pages.SEAT_NOTES:
-            pages.SEAT_NOTES.append(seat_notes)
+        register_app(AppHooks(label="players", seat_notes=seat_notes,
+                              send_veto=away_send_veto, away_seats=away_seats))

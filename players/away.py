@@ -109,9 +109,35 @@ def away_declare(*, user, first: date, last: date, now: datetime | None = None) 
         _notes_changed(user)
         for phase in Phase.objects.filter(
                 closed_at__isnull=True, match__status=Match.Status.RUNNING,
-                match__seats__user=user).select_related("match"):
+                match__seats__user=user).select_related("match").order_by("match_id"):
             stretch_for_away(phase=phase, now=now)
+            if starts_at <= now:
+                _close_if_only_away(phase, now=now)
     return away
+
+
+def _close_if_only_away(phase: Phase, *, now: datetime) -> None:
+    """An away period that begins now may leave only away seats unchecked: the others'
+    check-ins close the phase (``games.selectors.phase_all_checked_in``). The lock order
+    (docs/framework.md): the match row first."""
+    from games.selectors import phase_all_checked_in
+    from games.services.seats import phase_mark_ready
+
+    Match.objects.select_for_update().filter(pk=phase.match_id).first()
+    if phase.close_when_all_checked_in and phase_all_checked_in(phase, now=now):
+        phase_mark_ready(phase, now=now)
+
+
+def away_seats(match_id: int, users: dict[int, int], now: datetime) -> set[int]:
+    """``AppHooks.away_seats`` hook: the seat numbers of ``users`` ({number: user
+    id}) whose player is away at ``now``, unless the match's away rule is "stretch" (then
+    the deadline waits for them instead). One query when nobody is away (the usual case:
+    the match page counts check-ins on every load), two otherwise."""
+    away = away_until(set(users.values()), now=now)
+    if not away or MatchRules.objects.filter(
+            match_id=match_id, away_rule=MatchRules.AwayRule.STRETCH).exists():
+        return set()
+    return {number for number, uid in users.items() if uid in away}
 
 
 def away_cancel(*, away: Away, user, now: datetime | None = None) -> None:
@@ -200,9 +226,14 @@ PAUSED_KINDS = {"new_phase", "your_turn", "reminder"}
 
 
 def away_send_veto(rows, now: datetime) -> dict[int, str]:
-    """``games.services.notifications.SEND_VETOES`` hook: no "your move", new-phase or
-    reminder email while the reader is away (they resume by themselves afterwards)."""
-    paused = [r for r in rows if r.kind in PAUSED_KINDS]
+    """``AppHooks.send_veto`` hook: no "your move", new-phase or reminder email, nor
+    news about the table (a pause, an extension), while the reader is away (they resume
+    by themselves afterwards); news about the reader (their death, their seat taken over)
+    still goes."""
+    from games.services.news import is_table_news
+
+    paused = [r for r in rows if r.kind in PAUSED_KINDS
+              or (r.kind == "match_news" and is_table_news(r.payload))]
     if not paused:
         return {}
     away = away_until({r.recipient_id for r in paused}, now=now)
@@ -210,7 +241,7 @@ def away_send_veto(rows, now: datetime) -> dict[int, str]:
 
 
 def seat_notes(match: Match, seats) -> list[str]:
-    """``games.lib.pages.SEAT_NOTES`` hook (one query): who is away until when, and which
+    """``AppHooks.seat_notes`` hook (one query): who is away until when, and which
     seats are marked absent, for everyone reading a running match's page."""
     from django.db.models import Q
     from django.utils import formats, timezone

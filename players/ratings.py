@@ -1,12 +1,14 @@
 """Ratings when a match ends: which rating a match counts for (game and mode), who placed
 where, and the Glicko-2 update of every rated player — in the close's own transaction.
 
-- Kill Game free-for-all, Dice Slayer versus: a placement by the outcome's scores (winners
-  first), every pair of players a game.
-- Kill Game teams/districts, Three Kingdoms Kill: by side — each winner beat each loser;
+The game names the mode (``GameHooks.rating_mode``); the mode decides the pairing:
+
+- a side mode (``SIDE_MODES``: teams, districts, identity): each winner beat each loser;
   players on the same side (or among the losers) are not paired. A draw pairs everyone.
-- Dice Slayer solo and daily: one game against a par opponent (``RATING_SOLO_PAR`` points,
-  rated 1500) — above par a win, at par a draw.
+- a par mode (``PAR_MODES``: solo, daily): one game against a par opponent
+  (``RATING_SOLO_PAR`` points, rated 1500) — above par a win, at par a draw.
+- any other mode: a placement by the outcome's scores (winners first), every pair of
+  players a game.
 Bots and director-ended matches are not rated; nor is a match whose rules say unrated.
 """
 
@@ -14,27 +16,24 @@ from __future__ import annotations
 
 from django.conf import settings
 
+from games import registry
 from games.models import Match, Seat
 from players import glicko2
 from players.models import MatchRules, Rating, RatingChange
 
 SIDE_MODES = {"teams", "districts", "identity"}
+PAR_MODES = {"solo", "daily"}
 PAR = glicko2.Rating(1500.0, 50.0)
 
 
 def rating_mode(match: Match) -> str | None:
-    """The mode a match is rated in (None: not rated)."""
-    config = match.config or {}
-    if match.game == "killgame":
-        return str(config.get("mode", "ffa"))
-    if match.game == "sanguosha":
-        return "identity"
-    if match.game == "diceslayer":
-        variant = str(config.get("variant", "solo"))
-        if variant.startswith("versus"):
-            return "versus"
-        return "daily" if hasattr(match, "diceslayer_daily") else "solo"
-    return "standard"  # any other game: a placement by its outcome
+    """The mode a match is rated in (None: not rated): the game's ``GameHooks.rating_mode``,
+    else ``"standard"`` (a placement by its outcome)."""
+    try:
+        hook = registry.get_game(match.game).hooks.rating_mode
+    except registry.UnknownGame:
+        hook = None
+    return hook(match) if hook is not None else "standard"
 
 
 def _pairs(mode: str, seats: list[int], outcome: dict) -> dict[int, list[tuple[int, float]]]:
@@ -78,7 +77,7 @@ def match_rate(match: Match) -> list[RatingChange]:
     ratings = {uid: existing.get(uid) or Rating(user_id=uid, game=match.game, mode=mode)
                for uid in seats.values()}
     before = {uid: r.as_glicko() for uid, r in ratings.items()}
-    if len(seats) == 1 or mode in ("solo", "daily"):
+    if len(seats) == 1 or mode in PAR_MODES:
         number, uid = next(iter(seats.items()))
         score = (outcome.get("scores") or {}).get(str(number), 0)
         par = settings.RATING_SOLO_PAR

@@ -10,6 +10,7 @@ from games.models import Seat
 from players.away import away_until, stretch_for_away
 from players.models import MatchRules, SeatRecord
 from players.ratings import match_rate
+from players.takeover import takeover_open_overdue
 
 
 def on_phases_closed(sender, *, closes, **kwargs) -> None:
@@ -66,6 +67,14 @@ def on_phases_closed(sender, *, closes, **kwargs) -> None:
             SeatRecord.objects.filter(seat_id__in=pks, missed_in_row__gte=limit,
                                       absent_since__isnull=True).update(
                                           absent_since=timezone_now())
+    # a seat absent past the match's open_after_hours is offered to the lobby (the close
+    # holds the match lock); only matches with an absent seat cost a query more
+    with_absent = set(SeatRecord.objects.filter(
+        seat__match_id__in=match_ids, absent_since__isnull=False,
+        takeover_open_since__isnull=True).values_list("seat__match_id", flat=True))
+    for c in closes:
+        if c.match.pk in with_absent:
+            takeover_open_overdue(match=c.match, now=c.phase.closed_at)
 
 
 def on_match_finished(sender, *, match, **kwargs) -> None:

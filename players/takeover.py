@@ -1,6 +1,8 @@
-"""Civil disorder and replacement: an absent seat is opened for takeover by the director
-or by a majority of the other active players, and a new player takes it with its state and
-its diary — everything is keyed by seat, so they read what the seat knew and nothing more.
+"""Civil disorder and replacement: an absent seat is opened for takeover by the director,
+by a majority of the other active players (the absent, the away and the dead neither vote
+nor count toward the majority), or by itself once it has been absent longer than the
+match's ``open_after_hours``; a new player takes it with its state and its diary —
+everything is keyed by seat, so they read what the seat knew and nothing more.
 """
 
 from __future__ import annotations
@@ -10,13 +12,15 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils.timezone import now as timezone_now
+from django.utils.translation import gettext, gettext_noop
 
 from accounts.verification import is_verified
 from games.exceptions import ApplicationError
 from games.models import DirectorAction, Match, Seat
-from games.services import notifications
+from games.services import news, notifications
 from games.services.seats import seat_replace
-from players.models import EmergencyPause, LeftSeat, SeatRecord, TakeoverVote
+from players.away import away_until
+from players.models import EmergencyPause, LeftSeat, MatchRules, SeatRecord, TakeoverVote
 
 OVER = (Match.Status.FINISHED, Match.Status.CANCELLED)
 
@@ -26,14 +30,71 @@ def _record(seat: Seat) -> SeatRecord:
     return record
 
 
-def voters(match: Match, *, excluding: Seat) -> list[Seat]:
-    """The seats that may vote on ``excluding``: held by a person, not removed, not absent."""
-    seats = (Seat.objects.filter(match=match, user__isnull=False, is_bot=False,
-                                 removed_at__isnull=True, number__isnull=False)
-             .exclude(pk=excluding.pk))
+#: why a player may not vote on a seat (shown next to the seat, and as the refusal)
+NOT_YOURS = gettext_noop("You cannot vote on your own seat.")
+VOTER_ABSENT = gettext_noop("You cannot vote while your own seat is marked absent.")
+VOTER_AWAY = gettext_noop("You cannot vote while you are away.")
+VOTER_OUT = gettext_noop("You cannot vote: you are out of the match.")
+VOTER_NOT_SEATED = gettext_noop("Only players of this match vote.")
+NOBODY_VOTES = gettext_noop(
+    "Nobody can vote on this seat: every other player is away, absent or out. It opens to "
+    "the lobby by itself after %(hours)d hours absent, or when the director opens it.")
+NOBODY_VOTES_NO_AUTO = gettext_noop(
+    "Nobody can vote on this seat: every other player is away, absent or out. Only the "
+    "director can open it.")
+
+
+def _out_of_play(match: Match) -> set[int]:
+    from games.services.news import fallen
+
+    return fallen(match, {}, match.state or {}) if match.state else set()
+
+
+def ineligible(match: Match, *, excluding: Seat, now: datetime | None = None
+               ) -> dict[int, str]:
+    """``{seat id: why}`` for every person's seat of ``match`` that may not vote on
+    ``excluding``: the seat itself, absent seats, players away now, the dead. Their votes
+    do not count toward the majority either."""
+    now = now or timezone_now()
+    seats = list(Seat.objects.filter(match=match, user__isnull=False, is_bot=False,
+                                     removed_at__isnull=True, number__isnull=False))
     absent = set(SeatRecord.objects.filter(seat__match=match, absent_since__isnull=False)
                  .values_list("seat_id", flat=True))
-    return [s for s in seats if s.pk not in absent]
+    away = away_until([s.user_id for s in seats], now=now)
+    out = _out_of_play(match)
+    why: dict[int, str] = {}
+    for s in seats:
+        if s.pk == excluding.pk:
+            why[s.pk] = NOT_YOURS
+        elif s.number in out:
+            why[s.pk] = VOTER_OUT
+        elif s.pk in absent:
+            why[s.pk] = VOTER_ABSENT
+        elif s.user_id in away:
+            why[s.pk] = VOTER_AWAY
+    return why
+
+
+def voters(match: Match, *, excluding: Seat, now: datetime | None = None) -> list[Seat]:
+    """The seats that may vote on ``excluding``: held by a person, not removed, not
+    absent, not away, not out of the match (:func:`ineligible` says why the others not)."""
+    why = ineligible(match, excluding=excluding, now=now)
+    return [s for s in Seat.objects.filter(match=match, user__isnull=False, is_bot=False,
+                                           removed_at__isnull=True, number__isnull=False)
+            if s.pk not in why]
+
+
+def needed_votes(eligible: int) -> int:
+    """A majority of those who may vote."""
+    return eligible // 2 + 1
+
+
+def _seat_open_news(match: Match, seat: Seat, reason: str, now: datetime) -> None:
+    """The table hears that ``seat`` is open for a new player (the lobby lists it)."""
+    phase, params = news.open_phase_params(match)
+    who = seat.user.get_username() if seat.user_id else "bot"
+    news.news_to_table(match=match, event=news.SEAT_OPEN, phase=phase, now=now,
+                       params={**params, "seat": seat.number, "old": who, "reason": reason})
 
 
 def takeover_open(*, seat: Seat, actor, now: datetime | None = None) -> SeatRecord:
@@ -52,6 +113,7 @@ def takeover_open(*, seat: Seat, actor, now: datetime | None = None) -> SeatReco
             record.save(update_fields=["takeover_open_since"])
             DirectorAction.objects.create(match=match, actor=actor, action="takeover_open",
                                           details={"seat": seat.number})
+            _seat_open_news(match, seat, "director", now)
     return record
 
 
@@ -67,18 +129,43 @@ def takeover_vote(*, seat: Seat, voter: Seat, now: datetime | None = None) -> tu
         if record.absent_since is None:
             raise ApplicationError("That seat is not marked absent.", code="NOT_ABSENT",
                                    status=409)
-        eligible = voters(match, excluding=seat)
-        if voter.pk not in {s.pk for s in eligible}:
-            raise ApplicationError("You cannot vote on this seat.", code="FORBIDDEN", status=403)
+        why = ineligible(match, excluding=seat, now=now)
+        if voter.pk in why:
+            raise ApplicationError(gettext(why[voter.pk]), code="CANNOT_VOTE", status=403)
+        if voter.match_id != match.pk or voter.removed_at is not None:
+            raise ApplicationError(gettext(VOTER_NOT_SEATED), code="CANNOT_VOTE", status=403)
+        eligible = voters(match, excluding=seat, now=now)
         TakeoverVote.objects.get_or_create(seat=seat, voter=voter)
         votes = TakeoverVote.objects.filter(seat=seat, voter__in=eligible).count()
-        needed = len(eligible) // 2 + 1
+        needed = needed_votes(len(eligible))
         if votes >= needed and record.takeover_open_since is None:
             record.takeover_open_since = now
             record.save(update_fields=["takeover_open_since"])
             DirectorAction.objects.create(match=match, actor=voter.user, action="takeover_open",
                                           details={"seat": seat.number, "votes": votes})
+            _seat_open_news(match, seat, "vote", now)
     return votes, needed
+
+
+def takeover_open_overdue(*, match: Match, now: datetime | None = None) -> int:
+    """Offer to the lobby every seat of ``match`` absent for longer than the match's
+    ``open_after_hours`` (no director, no vote needed). The caller holds the match lock
+    (the players app calls it from the close's signal). Returns how many opened."""
+    now = now or timezone_now()
+    rules = MatchRules.objects.filter(match=match).first() or MatchRules()
+    if not rules.open_after_hours or match.status != Match.Status.RUNNING:
+        return 0
+    due = list(SeatRecord.objects.select_related("seat__user").filter(
+        seat__match=match, absent_since__lte=now - timedelta(hours=rules.open_after_hours),
+        takeover_open_since__isnull=True, seat__removed_at__isnull=True,
+        seat__is_bot=False))
+    for record in due:
+        record.takeover_open_since = now
+        record.save(update_fields=["takeover_open_since"])
+        DirectorAction.objects.create(match=match, actor=None, action="takeover_open",
+                                      details={"seat": record.seat.number, "absent": True})
+        _seat_open_news(match, record.seat, "absent", now)
+    return len(due)
 
 
 def takeover_claim(*, seat: Seat, user, now: datetime | None = None) -> Seat:
@@ -137,6 +224,9 @@ def emergency_pause(*, seat: Seat, now: datetime | None = None) -> EmergencyPaus
         phase.deadline_at += timedelta(hours=hours)
         phase.save(update_fields=["deadline_at"])
         notifications.seat_nags_schedule(phase=phase)
+        news.news_to_table(match=match, event=news.EXTENDED, phase=phase, now=now, params={
+            "phase_kind": phase.kind, "turn": phase.turn, "name": seat.user.get_username()
+            if seat.user_id else "", "deadline": phase.deadline_at.isoformat()})
         pause = EmergencyPause.objects.create(seat=seat, starts_at=now, hours=hours)
         match.version += 1
         match.save(update_fields=["version"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.utils.translation import gettext
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
@@ -67,13 +68,28 @@ def _seats_page(request: HttpRequest, match: Match, *, status: int = 200,
     away = away_until([s.user_id for s in seats if s.user_id])
     my_votes = set(TakeoverVote.objects.filter(voter=mine).values_list("seat_id", flat=True)
                    ) if mine else set()
+    rules = MatchRules.objects.filter(match=match).first() or MatchRules(match=match)
     rows = [{"seat": s, "record": records.get(s.pk), "away_until": away.get(s.user_id),
              "voted": s.pk in my_votes} for s in seats]
+    for row in rows:  # who may vote on an absent seat, and why not me / nobody
+        record = row["record"]
+        if record is None or record.absent_since is None or record.takeover_open_since:
+            continue
+        why = takeover.ineligible(match, excluding=row["seat"])
+        eligible = [s for s in seats if s.user_id and not s.is_bot and s.removed_at is None
+                    and s.pk not in why]
+        row["voters"] = [s.user.get_username() for s in eligible]
+        row["needed"] = takeover.needed_votes(len(eligible))
+        row["votes"] = TakeoverVote.objects.filter(seat=row["seat"], voter__in=eligible).count()
+        if mine is not None and mine.pk in why:
+            row["why_not_me"] = gettext(why[mine.pk])
+        if not eligible:
+            row["nobody"] = (gettext(takeover.NOBODY_VOTES) % {"hours": rules.open_after_hours}
+                             if rules.open_after_hours else gettext(takeover.NOBODY_VOTES_NO_AUTO))
     pauses_left = None
     if mine is not None:
         pauses_left = (settings.EMERGENCY_PAUSES_PER_MATCH
                        - EmergencyPause.objects.filter(seat=mine).count())
-    rules = MatchRules.objects.filter(match=match).first() or MatchRules(match=match)
     return render(request, "players/match_seats.html", {
         "match": match, "rows": rows, "mine": mine, "pauses_left": pauses_left,
         "running": match.status == Match.Status.RUNNING, "rules": rules,

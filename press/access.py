@@ -22,15 +22,12 @@ from typing import Any
 
 from django.db.models import Q
 
-from games import selectors
+from games import registry, selectors
 from games.exceptions import ApplicationError
 from games.lib import audit, pages
 from games.models import Match, Seat
 from press.models import DeadRule, MatchPress, Message, PressRules
 
-#: the press rules a new match gets when nobody chose (issue 13)
-GAME_DEFAULTS = {"killgame": PressRules.FULL, "sanguosha": PressRules.PUBLIC,
-                 "diceslayer": PressRules.FULL}
 OPEN_STATUSES = (Match.Status.FORMING, Match.Status.RUNNING, Match.Status.PAUSED)
 OVER_STATUSES = (Match.Status.FINISHED, Match.Status.CANCELLED)
 C = Message.Channel
@@ -49,10 +46,14 @@ DIRECTOR_PUBLIC = "The director writes announcements to everyone (to must be \"a
 
 
 def default_rules(game: str, config: dict[str, Any] | None = None) -> str:
-    """The game's default; a one-player match (Dice Slayer solo) has no one to talk to."""
-    if str((config or {}).get("variant", "")).startswith("solo"):
-        return PressRules.NONE
-    return GAME_DEFAULTS.get(game, PressRules.FULL)
+    """The press rules a new match gets when nobody chose: the game's
+    ``GameHooks.press_default(config)``, else full press."""
+    try:
+        hook = registry.get_game(game).hooks.press_default
+    except registry.UnknownGame:
+        hook = None
+    rules = hook(config or {}) if hook is not None else PressRules.FULL
+    return rules if rules in PressRules.values else PressRules.FULL
 
 
 def settings_for(match: Match) -> MatchPress:

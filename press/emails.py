@@ -217,11 +217,3 @@ def digest_lines(n: Notification, sections: list[dict[str, Any]], zone: str) -> 
         if len(rows) > DIGEST_MAX_LINES:
             section["lines"].append("More messages on the match page.")
 
-
-def register() -> None:
-    """Plug message emails into the framework's email builder and the daily digest."""
-    from games import emails
-
-    emails.BUILDERS.setdefault(KIND, ctx_press)
-    if digest_lines not in emails.DIGEST_HOOKS:
-        emails.DIGEST_HOOKS.append(digest_lines)

@@ -56,19 +56,15 @@ def _mute_changed(sender: Any, instance: Mute, **kwargs: Any) -> None:
                   .first())
 
 
-def register_page_version() -> None:
+def page_version() -> Any:
     """The match page loads the press version with its match row (``press_version``,
-    ``games.lib.pages.PAGE_ANNOTATIONS``): no query of its own on a cached load."""
+    ``AppHooks.page_annotations``): no query of its own on a cached load."""
     from django.db.models import OuterRef, Subquery
 
-    from games.lib import pages
-
-    pages.PAGE_ANNOTATIONS["press_version"] = lambda: Subquery(
-        MatchPress.objects.filter(match_id=OuterRef("pk")).values("version")[:1])
-    pages.PAGE_FRAGMENTS.append(_panel_key)
+    return Subquery(MatchPress.objects.filter(match_id=OuterRef("pk")).values("version")[:1])
 
 
-def _panel_key(request: Any, match: Match) -> tuple[str, str, list[Any]]:
+def panel_key(request: Any, match: Match) -> tuple[str, str, list[Any]]:
     """The press panel's fragment key parts, as templates/press/panel.html passes them
     (press version, user, the page's address without its query): read with the page's other fragments."""
     from games.lib.htmlcache import page_address

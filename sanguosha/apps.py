@@ -18,6 +18,8 @@ class SanguoshaConfig(AppConfig):
         from sanguosha import engine
         from sanguosha.forms import order_from_post, schedule_for
 
+        from games.services.news import out_of_play_alive_flags
+
         register(engine, GameHooks(
             board_template="sanguosha/board.html",
             order_form_template="sanguosha/order_fields.html",
@@ -25,4 +27,6 @@ class SanguoshaConfig(AppConfig):
             schedule_from_settings=True,
             table_url_name="sanguosha:table",
             private_checkin_kinds=frozenset({"ask:negate_window", "ask:rescue"}),
-            email_coalesce=True, demo_players=4))
+            email_coalesce=True, demo_players=4, out_of_play=out_of_play_alive_flags,
+            rating_mode=lambda match: "identity",  # by side: each winner beat each loser
+            press_default=lambda config: "public"))  # hidden roles: the public board only

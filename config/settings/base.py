@@ -58,9 +58,13 @@ INSTALLED_APPS = [
     "games",
     "players",
     "press",
+    "bench",  # the benches' management commands only: no models, URLs or templates
 ]
-# The game apps; each registers its engine with games.registry in AppConfig.ready().
-GAME_APPS = ["killgame", "diceslayer", "sanguosha"]
+# The game apps, the one list of games: each registers its engine with games.registry in
+# AppConfig.ready(); urls, import contracts, type checks and periodic jobs are derived from
+# it (docs/adding-a-game.md). GAME_APPS in the environment (comma-separated) replaces it.
+GAME_APPS = env.list("GAME_APPS", cast=str.strip,
+                     default=["killgame", "diceslayer", "sanguosha"])
 INSTALLED_APPS += GAME_APPS
 
 MIDDLEWARE = [
@@ -186,8 +190,7 @@ LOGIN_REDIRECT_URL = "games:lobby"
 LOGOUT_REDIRECT_URL = "games:lobby"
 
 LANGUAGE_CODE = "en"
-# Each game's players' own language: Kill Game Italian, Dice Slayer Japanese, Three Kingdoms
-# Kill Spanish. The catalogues live in locale/ (docs/languages.md).
+# The languages the games are played in; the catalogues live in locale/ (docs/languages.md).
 LANGUAGES = [("en", "English"), ("it", "Italiano"), ("ja", "日本語"), ("es", "Español")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
@@ -206,7 +209,8 @@ STORAGES = {
 
 # Email: EMAIL_URL=console:// (default), smtp://host:1025, smtp+tls://user:pw@host:587
 # (STARTTLS), smtp+ssl://user:pw@host:465 (django-environ's email URLs)
-_email = env.email_url("EMAIL_URL", default="console://")
+# an empty EMAIL_URL (a blank line in .env) is the default, never a parse error
+_email = env.email_url_config(env_str("EMAIL_URL", "") or "console://")
 if _email.get("OPTIONS"):  # e.g. the old "?tls=1": refused rather than silently ignored
     raise ImproperlyConfigured("EMAIL_URL takes no query; use smtp+tls:// or smtp+ssl://")
 EMAIL_BACKEND = _email["EMAIL_BACKEND"]

@@ -8,16 +8,19 @@ Every event of this game is public; ``viewer`` only turns "seat 0" into "you".
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from games.rules import Event, Msg, T, Tc, Tn
 
 
-def _who(seat: Any, viewer: int | None, lang: str) -> str:
+def _who(seat: Any, viewer: int | None, lang: str,
+         names: Mapping[int, str] | None = None) -> str:
     if seat is None:
         return T("nobody") if lang == "en" else "なし"
     if viewer is not None and seat == viewer:
         return Tc("diceslayer subject", "You") if lang == "en" else "あなた"
+    if names is not None and int(seat) in names:
+        return names[int(seat)]
     return f"Player {int(seat) + 1}" if lang == "en" else f"プレイヤー{int(seat) + 1}"
 
 
@@ -137,11 +140,15 @@ JA: dict[str, Callable[[dict[str, Any], Callable[[Any], str]], str]] = {
 }
 
 
-def describe(event: Event, viewer: int | None, lang: str = "en") -> str:
-    """One plain sentence for a diary line, from ``viewer``'s point of view.
+def describe(event: Event, viewer: int | None, lang: str = "en",
+             names: Mapping[int, str] | None = None) -> str:
+    """One plain sentence for a diary line, from ``viewer``'s point of view; ``names``
+    (seat number -> player name) names the other players, else "Player N".
 
     >>> describe(Event("clear_bonus", {"seat": 0, "points": 20, "score": 44}), 0)
     'You cleared the field: +20 (score 44).'
+    >>> describe(Event("won", {"seat": 1, "score": 50}), 0, names={1: "bob"})
+    'bob won with 50 points.'
     """
     table = JA if lang == "ja" else EN
     lang_key = "ja" if lang == "ja" else "en"
@@ -149,4 +156,4 @@ def describe(event: Event, viewer: int | None, lang: str = "en") -> str:
     data = dict(event.data)
     if fn is None:
         return f"{event.kind}: {data}"
-    return fn(data, lambda seat: _who(seat, viewer, lang_key))
+    return fn(data, lambda seat: _who(seat, viewer, lang_key, names))

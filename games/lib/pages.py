@@ -52,20 +52,11 @@ LIST_DEFERRED = ("state", "config")
 ORDER_FORM_INVALID = _("This order form is not valid.")
 
 
-#: Apps beside the framework add a value to the match page's match row, as a subquery of the
-#: one query that loads it instead of a query of their own: ``{attribute: () -> expression}``
-#: (the press app: its version, for the press panel's cache key).
-PAGE_ANNOTATIONS: dict[str, Callable[[], Any]] = {}
-
-#: Apps beside the framework announce their own cached fragment on the match page, so it
-#: comes in the page's one cache round trip: ``(request, match) -> (name, scope, parts)``
-#: with the parts its ``{% fragment_cache %}`` tag uses (the press panel).
-PAGE_FRAGMENTS: list[Callable[[HttpRequest, Match], tuple[str, str, list[Any]]]] = []
-
-#: Apps beside the framework annotate the seats of a running match (the players app: "away
-#: until …", "absent"): each hook takes (match, seats: the live seats as ``SeatRow``) and
-#: returns notes to show under the players, one string each. ``games`` imports none of them.
-SEAT_NOTES: list[Callable[[Match, list[Seat]], list[str]]] = []
+def page_annotations() -> dict[str, Callable[[], Any]]:
+    """What apps beside the framework add to the match page's match row, as subqueries of
+    the one query that loads it (``AppHooks.page_annotations``; press: its version)."""
+    return {name: make for app in registry.all_apps()
+            for name, make in app.page_annotations.items()}
 
 
 class OrderFormInvalid(Exception):
@@ -225,17 +216,18 @@ PAGE_DEFERRED = ("state", "config")
 
 def _page_match_qs(match_id: int) -> Any:
     qs = Match.objects.filter(pk=match_id).defer(*PAGE_DEFERRED)
-    if PAGE_ANNOTATIONS:
-        qs = qs.annotate(**{name: make() for name, make in PAGE_ANNOTATIONS.items()})
+    annotations = page_annotations()
+    if annotations:
+        qs = qs.annotate(**{name: make() for name, make in annotations.items()})
     return qs[:1]
 
 
-_PAGE_MATCH = CompiledOnce(_page_match_qs, depends=lambda: tuple(PAGE_ANNOTATIONS))
+_PAGE_MATCH = CompiledOnce(_page_match_qs, depends=lambda: tuple(page_annotations()))
 
 
 def page_match(match_id: int) -> Match | None:
     """The match as its page loads it: ``state`` and ``config`` deferred (read only to
-    render a fragment the cache does not hold), the ``PAGE_ANNOTATIONS`` added."""
+    render a fragment the cache does not hold), the apps' ``page_annotations`` added."""
     found = _PAGE_MATCH.objects(Match, match_id)
     return found[0] if found else None
 
@@ -366,7 +358,8 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
         pressed = {n for n in phase.pressed_seats or [] if n is not None}
         done = checked_in_numbers(phase, seats=numbered, pressed=pressed)
         rows = 0 if private_checkin(phase) else len(pressed)
-        counts = checkin_summary(phase, done=len(done), total=len(numbered))
+        counts = checkin_summary(phase, count=selectors.checkin_count(
+            phase, seats=numbered, pressed=pressed))
         if counts["awaited"] is None:
             counts = None  # a secret awaited set: no "N of M checked in" line
         if seat is not None and seat.number is not None:
@@ -394,8 +387,8 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
     diary_param = (window()["asked"] if parse_int(request.GET.get(DIARY_PARAM)) is not None
                    else None)
     clock_minute = htmlcache.time_bucket()
-    seat_notes = Lazy(lambda: [note for hook in SEAT_NOTES for note in hook(match, seats)]
-                      if running else [])
+    seat_notes = Lazy(lambda: [note for app in registry.all_apps() if app.seat_notes
+                               for note in app.seat_notes(match, seats)] if running else [])
     return {
         "admin_url": admin_url, "seat_notes": seat_notes, "seat_labels": seat_labels,
         htmlcache.KEYS_NAME: htmlcache.page_keys(match, seat, director, all_seats),
@@ -405,7 +398,8 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
         htmlcache.PREFETCH_NAME: [("board", "reader", [diary_param]), ("order", "reader", []),
                                        ("seats", "public", [clock_minute]),
                                        ("history", "public", []),
-                                       *(announce(request, match) for announce in PAGE_FRAGMENTS)],
+                                       *(app.page_fragment(request, match) for app in registry.all_apps()
+                                         if app.page_fragment)],
         "match": match, "game": game, "seat": seat, "director": director, "phase": phase,
         "seats": seats, "names": names, "view": view, "diary_groups": diary_groups,
         "diary_older": Lazy(lambda: window()["older"]),
@@ -529,21 +523,16 @@ def private_checkin(phase: Phase | str) -> bool:
     return any(kind in g.hooks.private_checkin_kinds for g in registry.all_games())
 
 
-def checkin_summary(phase: Phase, *, done: int | None = None,
-                    total: int | None = None) -> dict[str, int | None]:
-    """{"checked_in": n, "awaited": m} for the "N of M checked in" line; both None for a
-    phase kind whose awaited set is secret (:func:`private_checkin`). ``done``/``total``:
-    counts the caller already has (the match page), else they are loaded."""
+def checkin_summary(phase: Phase, *, count: Any = None) -> dict[str, int | None]:
+    """{"checked_in": n, "awaited": m, "away": k} for the "N of M checked in" line (M: the
+    living awaited players a person plays, less the ``k`` away ones); all None for a
+    phase kind whose awaited set is secret (:func:`private_checkin`). ``count``: the
+    :class:`games.selectors.CheckinCount` the caller already has (the match page)."""
     if private_checkin(phase):
-        return {"checked_in": None, "awaited": None}
-    if done is not None and total is not None:
-        return {"checked_in": int(done), "awaited": int(total)}
-    raw = selectors.checkin_counts(phase)
-    if isinstance(raw, dict):
-        return {"checked_in": int(raw.get("checked_in", 0)),
-                "awaited": int(raw.get("awaited", len(phase.awaited or [])))}
-    done, total = raw
-    return {"checked_in": int(done), "awaited": int(total)}
+        return {"checked_in": None, "awaited": None, "away": None}
+    if count is None:
+        count = selectors.checkin_count(phase)
+    return {"checked_in": count.checked_in, "awaited": count.active, "away": count.away}
 
 
 # --- orders from forms -----------------------------------------------------------------

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.core import signing
 
 from accounts.models import UnsubscribeToken
+from games import registry
 
 SALT = "games.unsubscribe"
 
@@ -30,9 +31,21 @@ CATEGORY_FOR_KIND = {
     "match_finished": "match_events",
     "start_overdue": "match_events",
     "director": "match_events",
+    "match_news": "match_events",
     "message": "messages",
 }
 CATEGORIES = ("phase", "reminder", "match_events", "messages")
+
+
+def category_for(kind: str) -> str:
+    """The preference a kind's link turns off: the framework's table, then the apps' own
+    kinds (``AppHooks.email_categories``), else the kind itself."""
+    if kind in CATEGORY_FOR_KIND:
+        return CATEGORY_FOR_KIND[kind]
+    for app in registry.all_apps():
+        if kind in app.email_categories:
+            return app.email_categories[kind]
+    return kind
 
 
 class BadToken(ValueError):
@@ -51,7 +64,7 @@ MAX_TOKEN_CHARS = 300
 def make_token(user, kind: str) -> str:
     """The opaque URL-safe token for ``user`` and notification ``kind`` (or a category),
     made on first use and reused afterwards."""
-    category = CATEGORY_FOR_KIND.get(kind, kind)
+    category = category_for(kind)
     if category not in CATEGORIES:
         raise ValueError(f"No unsubscribe category for {kind!r}.")
     known = user.__dict__.get("_unsubscribe_tokens")  # see prefetch_tokens
@@ -70,7 +83,7 @@ def prefetch_tokens(users, *, kinds_for=None) -> None:
     those emails need, in one insert, instead of one ``get_or_create`` per email."""
     users = [u for u in users if u is not None]
     by_user = _read_tokens({u.pk for u in users})
-    missing = {(user.pk, CATEGORY_FOR_KIND.get(kind, kind)) for user, kind in kinds_for or ()
+    missing = {(user.pk, category_for(kind)) for user, kind in kinds_for or ()
                if user is not None} - {(u, c) for u, known in by_user.items() for c in known}
     missing = {(u, c) for u, c in missing if c in CATEGORIES}
     if missing:

@@ -25,6 +25,7 @@ from games.registry import GameEntry, UnknownGame, get_game
 from games.rules import RulesError, T
 from games.services import notifications
 from games.services.phases import phase_open
+from games.services import news
 from games.services.schedule import ScheduleError, validate_schedule
 
 log = logging.getLogger(__name__)
@@ -229,6 +230,8 @@ def match_pause(*, match: Match, actor=None, now: datetime | None = None) -> Mat
         locked.version += 1
         locked.save(update_fields=["status", "paused_at", "version"])
         _log(locked, actor, "pause")
+        phase, params = news.open_phase_params(locked)
+        news.news_to_table(match=locked, event=news.PAUSED, params=params, phase=phase, now=now)
     match.refresh_from_db()
     return match
 
@@ -252,6 +255,9 @@ def match_resume(*, match: Match, actor=None, now: datetime | None = None) -> Ma
         locked.version += 1
         locked.save(update_fields=["status", "paused_at", "version"])
         _log(locked, actor, "resume", paused_seconds=int(paused_for.total_seconds()))
+        phase, params = news.open_phase_params(locked)
+        news.news_to_table(match=locked, event=news.RESUMED, params=params, phase=phase,
+                           now=now)
     match.refresh_from_db()
     return match
 
@@ -280,6 +286,11 @@ def match_end(*, match: Match, actor, reason: str, now: datetime | None = None) 
         locked.save(update_fields=["status", "finished_at", "outcome", "version",
                                    "needs_director"])
         _log(locked, actor, "end", reason=reason)
+        if was_forming:  # the joined players hear it (a running match: the end email)
+            for seat in Seat.objects.filter(match=locked, user__isnull=False).select_related(
+                    "user__profile"):
+                news.news_add(match=locked, user=seat.user, event=news.CANCELLED,
+                              params={"reason": reason}, now=now)
         if not was_forming:
             signals.match_finished.send(sender=Match, match=locked)
         if not was_forming:

@@ -22,8 +22,10 @@ Preferences are read twice: when a row is created (no row for an email the reade
 off) and again when it is sent (:func:`send_decisions`: the reader may have unsubscribed or
 already answered meanwhile). Other kinds:
 
-- ``reminder``: awaited seats not checked in (``seat_is_checked_in``, the one predicate),
-  ``reminder_hours`` before the deadline, once per phase; not when the mode is ``off``.
+- ``reminder``: awaited seats not checked in (``seat_is_checked_in``, the one predicate)
+  that gave no order and are not on the page, ``reminder_hours`` before the deadline but
+  at most a quarter of the phase's length (none for a phase too short), once per phase;
+  not when the mode is ``off``.
 - ``match_started`` / ``match_finished`` / ``start_overdue``: when ``email_match_events``.
 - ``director``: staff users (quarantined phases, matches that could not start).
 """
@@ -44,12 +46,12 @@ from django.utils.translation import gettext_noop
 
 from accounts.models import Profile
 from accounts.profiles import profile_for
-from games import emails
+from games import emails, registry
 from games.exceptions import ApplicationError
 from games.lib import presence, unsubscribe
 from games.lib.dates import safe_zone
 from games.lib.oncommit import enqueue_on_commit
-from games.models import CheckIn, DiaryEntry, Match, Notification, Phase, Seat
+from games.models import CheckIn, DiaryEntry, Match, Notification, Order, Phase, Seat
 from games.registry import UnknownGame, get_game
 from games.selectors import seat_is_checked_in
 
@@ -114,6 +116,8 @@ def wants(user, kind: str, *, seat: Seat | None = None, awaited: bool | None = N
         return profile.email_match_events
     if kind == MESSAGE_KIND:
         return profile.email_messages
+    if kind == K.MATCH_NEWS:  # which news: games.services.news.news_wanted
+        return profile.email_match_events
     return True
 
 
@@ -276,12 +280,6 @@ class Decision:
 
 SEND = Decision()
 
-#: Apps beside the framework hold back sends without ``games`` importing them: each hook
-#: takes (rows, now) and returns ``{row id: reason}`` for the rows it vetoes (the players
-#: app: no phase emails while the reader is away).
-SEND_VETOES: list[Callable[[list[Notification], datetime], dict[int, str]]] = []
-
-
 def send_decisions(rows: list[Notification], *, now: datetime) -> dict[int, Decision]:
     """The policy at send time, for a whole batch in a few queries.
 
@@ -312,8 +310,9 @@ def send_decisions(rows: list[Notification], *, now: datetime) -> dict[int, Deci
         seen = presence.seen_at([(r.match_id, r.recipient_id) for r in coalesced], now=now)
     window = timedelta(seconds=settings.EMAIL_ON_PAGE_SECONDS)
     vetoed: dict[int, str] = {}
-    for veto in SEND_VETOES:
-        vetoed.update(veto(rows, now))
+    for app in registry.all_apps():  # other apps hold some back (players: the reader is away)
+        if app.send_veto is not None:
+            vetoed.update(app.send_veto(rows, now))
     out: dict[int, Decision] = {}
     for row in rows:
         if row.pk in vetoed:
@@ -322,6 +321,12 @@ def send_decisions(rows: list[Notification], *, now: datetime) -> dict[int, Deci
         seat = seats.get((row.match_id, row.recipient_id))
         if row.kind in (K.NEW_PHASE, K.YOUR_TURN) and row.match_id and seat is None:
             out[row.pk] = Decision(skip="no longer seated")
+            continue
+        if row.kind == K.MATCH_NEWS:
+            from games.services.news import news_wanted
+
+            out[row.pk] = SEND if news_wanted(row.recipient, row.payload, seat=seat) else \
+                Decision(skip="preferences")
             continue
         if not wants(row.recipient, row.kind, seat=seat, awaited=row.payload.get("awaited")):
             out[row.pk] = Decision(skip="preferences")
@@ -355,8 +360,27 @@ def notifications_failed_for(user, *, days: int = 30, limit: int = 20) -> list[N
 
 # --- reminders ("nags") and digests ------------------------------------------------------
 
+#: a reminder's lead is at most this share of the phase's length (a 1-hour turn: 15 min)
+REMINDER_LEAD_SHARE = 4
+#: a phase whose lead would be shorter than this gets no reminder (a fast table's asks)
+REMINDER_MIN_LEAD = timedelta(minutes=5)
+
+
+def reminder_at(phase: Phase, hours: float) -> datetime | None:
+    """When to remind an awaited reader of ``phase`` whose lead is ``hours``: the lead grows
+    with the phase — at most a quarter of its length, so never before three quarters of
+    it have passed — and a phase too short for a useful lead gets none."""
+    if phase.deadline_at is None or hours <= 0:
+        return None
+    length = phase.deadline_at - (phase.opens_at or phase.deadline_at)
+    lead = min(timedelta(hours=hours), length / REMINDER_LEAD_SHARE)
+    if lead < REMINDER_MIN_LEAD:
+        return None
+    return phase.deadline_at - lead
+
+
 def nag_times(phase: Phase, seats: list[Seat]) -> list[Seat]:
-    """Set ``next_nag_at`` (deadline − the reader's lead) in memory on the awaited seats of
+    """Set ``next_nag_at`` (:func:`reminder_at`) in memory on the awaited seats of
     ``seats`` (the match's seats with user and profile); returns those that changed."""
     awaited = set(phase.awaited)
     changed = []
@@ -364,9 +388,7 @@ def nag_times(phase: Phase, seats: list[Seat]) -> list[Seat]:
         if (seat.number not in awaited or seat.removed_at is not None or seat.is_bot
                 or seat.user_id is None):
             continue
-        lead = profile_for(seat.user).reminder_hours
-        when = (phase.deadline_at - timedelta(hours=lead)
-                if phase.deadline_at is not None and lead > 0 else None)
+        when = reminder_at(phase, profile_for(seat.user).reminder_hours)
         if seat.next_nag_at != when:
             seat.next_nag_at = when
             changed.append(seat)
@@ -385,10 +407,12 @@ def seat_nags_schedule(*, phase: Phase, seats: list[Seat] | None = None) -> None
 
 
 def seats_send_nags(*, now: datetime | None = None) -> int:
-    """Remind awaited seats that have not checked in; once per phase and seat.
+    """Remind awaited seats that have not checked in; at most once per phase and seat.
 
     Uses :func:`games.selectors.seat_is_checked_in` — the same predicate as the early
-    close — so a dead or eliminated seat is never nagged.
+    close — so a dead or eliminated seat is never nagged; nor a seat that gave an order in
+    this phase, nor a player on the match page now (``games.lib.presence``); the time comes
+    from :func:`reminder_at` (the lead grows with the phase's length).
     """
     now = now or timezone_now()
     sent = 0
@@ -415,6 +439,11 @@ def seats_send_nags(*, now: datetime | None = None) -> int:
             if phase is None or phase.deadline_at is None or phase.deadline_at <= now:
                 continue
             if seat_is_checked_in(phase, seat):
+                continue
+            # never to a player who already acted, or who has the page open now
+            if Order.objects.filter(phase=phase, seat=seat, is_default=False).exists():
+                continue
+            if presence.seen_at([(match.pk, seat.user_id)], now=now):
                 continue
             if Notification.objects.filter(recipient=seat.user, phase=phase,
                                            kind=K.REMINDER).exists():

@@ -136,7 +136,7 @@ def _retry_or_fail(rows: list[Notification], error: str, now: datetime,
                         row.pk, row.attempts, delay.total_seconds(), error)
 
 
-_MARK_SENT = ("UPDATE {table} SET sent_at = CURRENT_TIMESTAMP, claimed_until = NULL, "
+_MARK_SENT = ("UPDATE {table} SET sent_at = %s, claimed_until = NULL, "
               "error = '' WHERE id = %s")
 
 
@@ -144,8 +144,9 @@ _MARK_SENT = ("UPDATE {table} SET sent_at = CURRENT_TIMESTAMP, claimed_until = N
 def _marker() -> Iterator[Callable[[Notification], None]]:
     """``mark(row)``: the server accepted this row's message, say so now, before the next
     one goes (a sender killed later re-sends none of the messages already marked). One
-    plain statement per message on one cursor, stamped by the database's clock (the ORM's
-    ``filter().update()`` cost three times the CPU, paid per email).
+    plain statement per message on one cursor, stamped by the application's clock (the
+    one the quiet periods are reckoned by; the ORM's ``filter().update()`` cost three
+    times the CPU, paid per email).
 
     On PostgreSQL the marks are committed without waiting for the WAL flush
     (``synchronous_commit = off``, for this sending only): each is visible to every other
@@ -158,7 +159,7 @@ def _marker() -> Iterator[Callable[[Notification], None]]:
         if relaxed:
             cursor.execute("SET synchronous_commit TO off")
         try:
-            yield lambda row: cursor.execute(sql, [row.pk])
+            yield lambda row: cursor.execute(sql, [timezone_now(), row.pk])
         finally:
             if relaxed:
                 cursor.execute("SET synchronous_commit TO DEFAULT")

@@ -35,7 +35,7 @@ from games.models import (CheckIn, DirectorAction, Match, Order, Phase, Seat,
 from games.registry import get_rules
 from games.rules import Event, Msg, RulesError
 from games.selectors import phase_all_checked_in
-from games.services import notifications
+from games.services import news, notifications
 from games.services.diary import DiaryRow, diary_insert, diary_rows
 from games.services.schedule import TIMING_SCHEDULE, deadline_for
 from games.services.seats import phase_mark_ready
@@ -154,6 +154,7 @@ class _Closing:
     from_seq: int = 0
     to_seq: int = 0
     absent: list[int] = field(default_factory=list)
+    fallen: set[int] = field(default_factory=set)
 
 
 def _resolve_one(*, match: Match, phase: Phase, seats: list[Seat], acted: set[int],
@@ -198,6 +199,7 @@ def _resolve_one(*, match: Match, phase: Phase, seats: list[Seat], acted: set[in
     closing.diary = diary_rows(match=match, phase=phase, events=[*events, *resolution.events])
     closing.to_seq = match.diary_seq
     dumped = engine.dump(new_state)
+    closing.fallen = news.fallen(match, match.state, dumped)  # died in this close
     closing.snapshot = Snapshot(match=match, phase=phase, state=dumped)
     phase.closed_at = now
     match.state = dumped
@@ -241,11 +243,17 @@ def _write(closings: list[_Closing], now: datetime) -> None:
     for c in closings:
         if c.match.status == Match.Status.FINISHED:
             signals.match_finished.send(sender=Match, match=c.match)
-    # outbox rows in this transaction; sending is queued on commit
-    notifications.notifications_create_bulk([
-        row for c in closings for row in notifications.new_phase_rows(
+    # outbox rows in this transaction; sending is queued on commit; a player who died in
+    # the close reads it in the email the close writes them anyway, or in one of its own
+    rows = []
+    for c in closings:
+        mine = notifications.new_phase_rows(
             match=c.match, closed=c.phase, opened=c.next_phase, from_seq=c.from_seq,
-            to_seq=c.to_seq, seats=c.seats)])
+            to_seq=c.to_seq, seats=c.seats)
+        news.deaths_attach(match=c.match, closed=c.phase, dead=c.fallen, seats=c.seats,
+                           rows=mine, from_seq=c.from_seq, to_seq=c.to_seq)
+        rows += mine
+    notifications.notifications_create_bulk(rows)
 
 
 def _matches_update(matches: list[Match]) -> None:
@@ -576,6 +584,9 @@ def phase_extend(*, phase: Phase, hours: float, actor, token: str | None = None,
         match.version += 1
         match.save(update_fields=["version"])
         notifications.seat_nags_schedule(phase=locked)
+        news.news_to_table(match=match, event=news.EXTENDED, phase=locked, now=now, params={
+            "phase_kind": locked.kind, "turn": locked.turn,
+            "deadline": locked.deadline_at.isoformat()})
     phase.deadline_at = locked.deadline_at
     return True
 

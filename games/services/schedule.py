@@ -8,7 +8,13 @@ A match's ``schedule`` (``Match.schedule``) is one of::
 
 plus optional ``"check_max_hours"`` (CHECK mode cap, default 24), ``"durations"``
 (duration classes in seconds, ``{"short": 3600, "normal": 86400}``) and ``"min_minutes"``
-(a window ending sooner than this after the phase opens is skipped to its next occurrence).
+(the minimum phase length: a window ending sooner than this after the phase opens is
+skipped to its next occurrence; default half the window, ``0`` turns it off).
+
+The minimum matters after an early close: every seat checks in to an Action phase at
+20:28, the Tactical phase opens at once, and its window ends at 21:30 — a 62-minute phase
+nobody would see. Under the default minimum (half of 13:00–21:30, 4 h 15) it runs to
+21:30 the next day instead. CHECK-mode phases and duration classes keep their own length.
 
 Windows are wall-clock times in the match's time zone (``zoneinfo``). ``{"tactical":
 "13:00", "action": "21:30"}`` names when each window *opens*; a window ends when the next
@@ -82,6 +88,26 @@ def window_bounds(schedule: Mapping[str, Any], kind: str) -> tuple[time, time] |
     return opens, (later[0] if later else starts[0])
 
 
+def window_minutes(schedule: Mapping[str, Any], kind: str) -> int | None:
+    """Length of ``kind``'s window on the wall clock, in minutes (a window that opens and
+    closes at the same time is a day long); ``None`` without such a window."""
+    bounds = window_bounds(schedule, kind)
+    if bounds is None:
+        return None
+    opens, closes = bounds
+    minutes = (closes.hour * 60 + closes.minute) - (opens.hour * 60 + opens.minute)
+    return minutes % (24 * 60) or 24 * 60
+
+
+def min_phase_minutes(schedule: Mapping[str, Any], kind: str) -> float:
+    """The minimum length of a scheduled phase of ``kind``: the schedule's ``min_minutes``
+    when set (``0``: none), else half of ``kind``'s window."""
+    if "min_minutes" in (schedule or {}):
+        return float(schedule["min_minutes"] or 0)
+    length = window_minutes(schedule, kind)
+    return length / 2 if length else 0.0
+
+
 def validate_schedule(schedule: Mapping[str, Any]) -> dict[str, Any]:
     """The schedule with its defaults, or :class:`ScheduleError` naming what is wrong."""
     out = dict(schedule or {})
@@ -114,7 +140,9 @@ def deadline_for(*, schedule: Mapping[str, Any], timezone_name: str, kind: str, 
     2. ``timing == "check"``: CHECK mode, ``now + check_max_hours`` (default 24 h).
     3. ``timing`` names a duration class in ``schedule["durations"]``: ``now + seconds``.
     4. otherwise (``"schedule"``): the end of ``kind``'s wall-clock window if the schedule
-       has one, else ``now + schedule["hours"]`` (default 24 h).
+       has one — or the end of the next one, when that end is sooner than the minimum
+       phase length (:func:`min_phase_minutes`) — else ``now + schedule["hours"]``
+       (default 24 h).
 
     >>> from datetime import datetime, timezone
     >>> sched = {"mode": "windows", "windows": {"tactical": "13:00", "action": "21:30"}}
@@ -136,7 +164,7 @@ def deadline_for(*, schedule: Mapping[str, Any], timezone_name: str, kind: str, 
         if bounds is not None:
             _, closes = bounds
             deadline = next_wall_clock(now, closes, timezone_name)
-            min_minutes = schedule.get("min_minutes", 0)
+            min_minutes = min_phase_minutes(schedule, kind)
             if min_minutes and deadline - now < timedelta(minutes=min_minutes):
                 deadline = next_wall_clock(deadline, closes, timezone_name)
             return deadline

@@ -21,6 +21,7 @@ from games.services.versions import require_fresh, seat_version_bump
 from games.selectors import checked_in_numbers as checked_in_numbers
 from games.selectors import phase_all_checked_in as phase_all_checked_in
 from games.selectors import seat_is_checked_in as seat_is_checked_in
+from games.services import news
 from games.services.notifications import seat_nags_schedule
 
 NOT_YOUR_SEAT = gettext_noop("You have no seat in this match.")
@@ -139,6 +140,7 @@ def seat_replace(*, seat: Seat, user=None, bot: bool = False, actor) -> Seat:
             raise ApplicationError(MATCH_OVER, code="MATCH_OVER", status=409)
         fresh = Seat.objects.select_for_update().get(pk=seat.pk)
         before = fresh.user.get_username() if fresh.user_id else "bot"
+        leaver = fresh.user if fresh.user_id and not fresh.is_bot else None
         if user is not None:
             if Seat.objects.filter(match=match, user=user).exclude(pk=fresh.pk).exists():
                 raise ApplicationError(f"{user.get_username()} already has a seat here.",
@@ -150,11 +152,27 @@ def seat_replace(*, seat: Seat, user=None, bot: bool = False, actor) -> Seat:
         fresh.save(update_fields=["user", "is_bot", "removed_at", "next_nag_at"])
         match.version += 1
         match.save(update_fields=["version"])
+        after = user.get_username() if user is not None else "bot"
         DirectorAction.objects.create(match=match, actor=actor, action="replace_seat", details={
-            "seat": fresh.number, "from": before,
-            "to": user.get_username() if user is not None else "bot"})
+            "seat": fresh.number, "from": before, "to": after})
+        _replace_news(match=match, seat=fresh, leaver=leaver, user=user, before=before,
+                      after=after)
         _close_if_complete(match)
     return fresh
+
+
+def _replace_news(*, match: Match, seat: Seat, leaver, user, before: str, after: str) -> None:
+    """Tell the old holder, the new one and the rest of the table (games.services.news)."""
+    phase, params = news.open_phase_params(match)
+    params = {**params, "seat": seat.number, "old": before, "new": after}
+    if leaver is not None:
+        news.news_add(match=match, user=leaver, event=news.REPLACED, params=params,
+                      phase=phase)
+    if user is not None:
+        news.news_add(match=match, user=user, event=news.TOOK_SEAT, params=params,
+                      phase=phase, seat=seat)
+    news.news_to_table(match=match, event=news.SEAT_TAKEN, params=params, phase=phase,
+                       exclude={u.pk for u in (leaver, user) if u is not None})
 
 
 def seat_remove(*, seat: Seat, actor, now: datetime | None = None) -> None:

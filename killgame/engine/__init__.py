@@ -124,5 +124,6 @@ def load(raw: Mapping[str, Any]) -> State:
 
 
 def describe(event: Event, viewer: int | None, lang: str = "en",
+             names: Mapping[int, str] | None = None,
              zones: Mapping[str, str] | None = None) -> str:
-    return _describe(event, viewer, lang, zones=zones)
+    return _describe(event, viewer, lang, names=names, zones=zones)

@@ -7,6 +7,8 @@ match's own map gives, passed as ``zones``).
 
 from __future__ import annotations
 
+import re
+
 from typing import Any, Callable, Mapping
 
 from games.rules import Event, Msg, T, Tc, Tn
@@ -534,10 +536,41 @@ MSG: dict[str, Callable[[D, int | None], Any]] = {
 ZONE_KEYS = ("zone", "from", "to", "next")
 
 
+#: a seat named by id in a sentence ("player p3", "il giocatore p3", "p3")
+PLAYER_ID = re.compile(r"\b(?:[Pp]layer |il giocatore |Il giocatore )?p(\d+)\b")
+
+
+def name_players(text: str, names: Mapping[int, str], viewer: int | None = None) -> str:
+    """A sentence's seat ids (``player p3``) as the seat's name (``names``: seat number ->
+    name), and "you" for the reader (``viewer``)."""
+    def repl(m: re.Match[str]) -> str:
+        seat = int(m.group(1))
+        if viewer is not None and seat == viewer:
+            return "You" if m.start() == 0 or text[:m.start()].rstrip().endswith((".", ":")) \
+                else "you"
+        return names.get(seat, m.group(0))
+    return PLAYER_ID.sub(repl, text)
+
+
+def _named(x: Any, names: Mapping[int, str], viewer: int | None) -> Any:
+    """:func:`name_players` inside a ``Msg``'s parameters (the message id stays)."""
+    if isinstance(x, Msg):
+        return Msg(x.msgid, {k: _named(v, names, viewer) for k, v in x.params.items()},
+                   plural=x.plural, n=x.n, context=x.context)
+    if isinstance(x, list):
+        return [_named(v, names, viewer) for v in x]
+    if isinstance(x, str):
+        return name_players(x, names, viewer)
+    return x
+
+
 def describe(event: Event, viewer: int | None, lang: str = "en",
+             names: Mapping[int, str] | None = None,
              zones: Mapping[str, str] | None = None) -> str:
     """One plain sentence for a diary line, from ``viewer``'s point of view.
 
+    ``names`` (seat number -> player name) names the players (:func:`name_players`);
+    without it a sentence names seats by id (``player p3``).
     ``zones`` (zone id → name, from the match's map) names the zones of a map the rules do
     not know (one an admin made); without it only the two rules maps' zones have names.
 
@@ -555,5 +588,7 @@ def describe(event: Event, viewer: int | None, lang: str = "en",
             if isinstance(data.get(key), str) and data[key] in zones:
                 data[key] = zones[data[key]]
     if lang == "en" and event.kind in MSG:
-        return MSG[event.kind](data, viewer)
-    return fn(data, viewer, lang)
+        msg = MSG[event.kind](data, viewer)
+        return _named(msg, names, viewer) if names is not None else msg
+    text = fn(data, viewer, lang)
+    return name_players(text, names, viewer) if names is not None else text

@@ -7,6 +7,7 @@ from typing import Any
 
 from django import template
 
+from games import registry
 from games.lib import pages as game_pages
 from press import access, selectors
 from press.pages import panel_context
@@ -50,8 +51,18 @@ def press_unread(context: template.Context, match_id: int) -> int:
     return selectors.unread_counts(request.user, [match_id]).get(match_id, 0)
 
 
-#: pages that show a match's messages (and so mark them read while rendering)
-READING_PAGES = {"games:match-detail", "sanguosha:table", "diceslayer:play", "press:page"}
+#: the framework's pages that show a match's messages (and so mark them read while
+#: rendering); each game adds its own one-match pages (:func:`reading_pages`)
+READING_PAGES = frozenset({"games:match-detail", "press:page"})
+
+
+def reading_pages() -> frozenset[str]:
+    """Every page that shows a match's messages: ours and each game's
+    (``GameHooks.match_pages()``)."""
+    pages = set(READING_PAGES)
+    for game in registry.all_games():
+        pages |= game.hooks.match_pages()
+    return frozenset(pages)
 
 
 @register.inclusion_tag("press/fragments/nav_unread.html", takes_context=True)
@@ -64,7 +75,7 @@ def press_nav_unread(context: template.Context) -> dict[str, Any]:
         return {"press_unread_total": 0, "press_poll": False}
     total = selectors.unread_total(user)
     resolved = getattr(request, "resolver_match", None)
-    if total and resolved is not None and resolved.view_name in READING_PAGES:
+    if total and resolved is not None and resolved.view_name in reading_pages():
         match_id = resolved.kwargs.get("match_id")
         if isinstance(match_id, int):
             total -= selectors.unread_counts(user, [match_id]).get(match_id, 0)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from config.celery import app
+from config.celery import app, beat_schedule
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/12")
@@ -51,7 +51,7 @@ def test_every_task_has_a_soft_and_a_hard_limit_below_the_visibility_timeout():
 
 
 def test_scheduled_tasks_expire_before_their_next_run():
-    schedule = app.conf.beat_schedule
+    schedule = beat_schedule()
     sweep = schedule["phases-close-due"]
     assert sweep["options"]["expires"] <= sweep["schedule"]
     for name, entry in schedule.items():
@@ -103,7 +103,7 @@ def beat_app():
     prefix = f"test-{os.getpid()}-{time.monotonic_ns()}:beat:"
     beat_app = Celery("beat-test", set_as_current=False)
     beat_app.conf.update(
-        broker_url="memory://", beat_schedule=app.conf.beat_schedule, timezone="UTC",
+        broker_url="memory://", beat_schedule=beat_schedule(), timezone="UTC",
         redbeat_redis_url=REDIS, redbeat_key_prefix=prefix, redbeat_lock_key=prefix + "lock",
         redbeat_lock_timeout=30, redbeat_redis_options={"socket_timeout": 2})
     yield beat_app

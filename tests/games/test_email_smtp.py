@@ -75,7 +75,10 @@ def test_new_phase_email_over_smtp_with_unsubscribe_round_trip(
     assert message["Subject"] == "[Smtp match] New phase: Guess (turn 2)"
     text, html = _body(message, "plain"), _body(message, "html")
     # her own new diary lines, not Bob's secret guess; the deadline in her time zone
-    assert "Your guess was 64." in text and "12" not in text.split("Next phase")[0]
+    # (what to do and by when first, then what changed: her lines, never Bob's 12)
+    changed = text.split("What changed since the last phase:")[1].split("--")[0]
+    assert "Your guess was 64." in changed and "12" not in changed
+    assert text.index("until") < text.index("Your guess was 64.")
     deadline = selectors.current_phase(match).deadline_at
     from games.lib.dates import format_local
     assert format_local(deadline, "Europe/Rome") in text

@@ -195,6 +195,12 @@ def test_every_email_kind_links_absolutely_to_the_site(settings, director):
         "match_finished": {"from_seq": 1, "to_seq": 9},
         "director": {"subject": "s", "message": "m"},
         "start_overdue": {"message": "m"},
+        "match_news": {"seat": seat, "events": [
+            {"event": e, "seat": seat, "old": "a", "new": "b", "turn": 1,
+             "phase_kind": "guess", "deadline": CURRENT_TIME.isoformat(), "from_seq": 1,
+             "to_seq": 9, "reason": "director"}
+            for e in ("paused", "resumed", "extended", "seat_taken", "seat_open",
+                      "replaced", "took_seat", "died", "cancelled")]},
     }
     assert set(payloads) == set(Notification.Kind.values)  # a new kind must be added here
     for kind, payload in payloads.items():

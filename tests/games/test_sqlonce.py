@@ -8,6 +8,7 @@ import pytest
 from django.db.models import Value
 from django.db.models.functions import Concat
 
+from games import registry
 from games.lib import pages
 from games.lib.sqlonce import CompiledOnce
 from games.models import Match, Phase, Seat
@@ -49,10 +50,12 @@ def test_an_annotation_registered_after_first_use_is_not_lost(monkeypatch):
     match = make_match(players=2)
     [before] = pages._PAGE_MATCH.objects(Match, match.pk)
     assert not hasattr(before, "shout")
-    monkeypatch.setitem(pages.PAGE_ANNOTATIONS, "shout",
-                        lambda: Concat("name", Value("!")))
-    [after] = pages._PAGE_MATCH.objects(Match, match.pk)
-    assert after.shout == match.name + "!"
-    monkeypatch.delitem(pages.PAGE_ANNOTATIONS, "shout")
+    registry.register_app(registry.AppHooks(
+        label="shouter", page_annotations={"shout": lambda: Concat("name", Value("!"))}))
+    try:
+        [after] = pages._PAGE_MATCH.objects(Match, match.pk)
+        assert after.shout == match.name + "!"
+    finally:
+        registry.unregister_app("shouter")
     [again] = pages._PAGE_MATCH.objects(Match, match.pk)
     assert not hasattr(again, "shout")

@@ -8,8 +8,9 @@
    loopback only by default, since the demo logins are public: pass ``--addr
    0.0.0.0:8000`` to open it to the network on purpose; ``SITE_URL``, the address emails
    link to, follows the served address unless set), with a background thread doing what
-   Celery beat does in production: the deadline sweep every few seconds, and every minute
-   the auto start, the reminders, the outbox retry and the digests. Without ``REDIS_URL``
+   Celery beat does in production: every registered periodic job on its clock (the
+   deadline sweep every few seconds, the auto start, the reminders, the outbox retry,
+   the digests...: ``games.registry.periodic_jobs``). Without ``REDIS_URL``
    Celery runs tasks inline, so nothing else needs to run.
 """
 
@@ -17,14 +18,19 @@ from __future__ import annotations
 
 import threading
 import time
+from datetime import datetime
+from datetime import timezone as dt_timezone
 from importlib import import_module
 from pathlib import Path
+
+from celery.schedules import crontab
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
+from django.utils.module_loading import import_string
 
 from games import registry
 from games.models import Match
@@ -35,41 +41,50 @@ DEV_GAME = "tests.games.guessgame"
 
 
 def sweep_forever(interval: float, stop: threading.Event, log) -> None:
-    """The embedded beat: close due phases every ``interval`` s, the rest every minute."""
-    from games.services.matches import matches_start_due
-    from games.services.notifications import digests_send, seats_send_nags
-    from games.services.outbox import notifications_drain
-    from games.services.phases import phases_close_due
-    from accounts.sessions import sessions_clear_ended
-    from press.emails import press_emails_due
-
-    from games.services.retention import retention_prune
-
-    last_minute = last_hour = 0.0
+    """The embedded beat: every registered :class:`games.registry.PeriodicJob` (the list
+    Celery beat's schedule is built from) on its clock — a job without one every
+    ``interval`` s, a ``seconds`` job when that much time passed, a ``cron`` job in each
+    minute its crontab matches. Every job runs at the first tick."""
+    last: dict[str, float] = {}
+    minutes: dict[str, tuple[int, ...]] = {}
     while not stop.wait(interval):
-        close_old_connections()
-        try:
-            closed = phases_close_due()
-            if closed:
-                log(f"sweep: closed {closed} phase(s)")
-            if time.monotonic() - last_minute >= 60:
-                last_minute = time.monotonic()
-                matches_start_due()
-                seats_send_nags()
-                digests_send()
-                notifications_drain()  # retries, expired leases, coalesced "your move"
-                press_emails_due()
-                sessions_clear_ended()  # sessions ended while the cache was down
-                for game in registry.all_games():  # a game's own sweeps (GameHooks.sweeps)
-                    for sweep in game.hooks.sweeps:
-                        sweep()
-            if time.monotonic() - last_hour >= 3600:
-                last_hour = time.monotonic()
-                retention_prune()
-        except Exception as exc:  # noqa: BLE001 - the loop must survive anything
-            log(f"sweep error: {exc!r}")
-        finally:
+        for job in registry.periodic_jobs():
+            if not _due(job, interval, last, minutes):
+                continue
             close_old_connections()
+            try:
+                result = import_string(job.function)()
+                if job.name == "phases-close-due" and result:
+                    log(f"sweep: closed {result} phase(s)")
+            except Exception as exc:  # noqa: BLE001 - the loop must survive anything
+                log(f"sweep error ({job.name}): {exc!r}")
+            finally:
+                close_old_connections()
+
+
+def _due(job: registry.PeriodicJob, interval: float, last: dict[str, float],
+         minutes: dict[str, tuple[int, ...]]) -> bool:
+    now = time.monotonic()
+    if job.cron is not None:
+        wall = datetime.now(dt_timezone.utc)
+        minute = wall.timetuple()[:5]
+        if minutes.get(job.name) == minute:
+            return False
+        first = job.name not in minutes
+        minutes[job.name] = minute
+        return first or _cron_matches(crontab(**job.cron), wall)
+    period = job.seconds if job.seconds is not None else interval
+    if job.name in last and now - last[job.name] < period:
+        return False
+    last[job.name] = now
+    return True
+
+
+def _cron_matches(cron: crontab, when: datetime) -> bool:
+    """Whether ``when`` (UTC, as the beat's ``CELERY_TIMEZONE``) falls in a minute of ``cron``."""
+    return (when.minute in cron.minute and when.hour in cron.hour
+            and when.day in cron.day_of_month and when.month in cron.month_of_year
+            and when.isoweekday() % 7 in cron.day_of_week)
 
 
 class Command(BaseCommand):
@@ -188,11 +203,24 @@ def seed_demo(write=print) -> list[Match]:
                 continue
             created.append(match)
             write(f"demo match {match.name!r} started with {players} players "
-                  f"(demo1..demo{players}, password {DEMO_PASSWORD!r})")
+                  f"(demo1..demo{players}, password {DEMO_PASSWORD!r}){_first_deadline(match)}")
             break
         else:
             write(f"demo {entry.slug}: skipped ({'; '.join(errors)})")
     return created
+
+
+def _first_deadline(match: Match) -> str:
+    """", first deadline Wed 2 Dec 21:30 Europe/Rome" for the seeding's log line. The
+    schedule's minimum phase length (``games.services.schedule.min_phase_minutes``) keeps
+    the demo's first deadline hours away, whatever time it is seeded at."""
+    from games.lib.dates import safe_zone
+
+    phase = match.phases.filter(closed_at__isnull=True).order_by("-number").first()
+    if phase is None or phase.deadline_at is None:
+        return ""
+    local = phase.deadline_at.astimezone(safe_zone(match.timezone))
+    return f", first deadline {local:%a %d %b %H:%M} {match.timezone}"
 
 
 def _seed_one(entry, players: int) -> Match:

@@ -5,7 +5,6 @@ versus 2 is the default and versus 1 is labelled as the prototype it is."""
 
 from __future__ import annotations
 
-import dataclasses
 from datetime import timedelta
 
 import pytest
@@ -176,7 +175,7 @@ def test_versus_2_is_the_default_and_versus_1_says_it_is_a_prototype(alice_clien
 
 
 def test_the_embedded_server_sweeper_expires_challenges(alice, bob, monkeypatch):
-    """``manage.py run`` has no Celery beat: its sweeper runs the game's ``sweeps`` hook."""
+    """``manage.py run`` has no Celery beat: its sweeper runs the game's ``periodic`` jobs."""
     import threading
 
     from games.management.commands import run
@@ -192,10 +191,7 @@ def test_the_embedded_server_sweeper_expires_challenges(alice, bob, monkeypatch)
         stop.set()
         return calls[-1]
 
-    from games import registry
-    entry = registry.get_game("diceslayer")
-    monkeypatch.setitem(registry._GAMES, "diceslayer", dataclasses.replace(
-        entry, hooks=dataclasses.replace(entry.hooks, sweeps=(once,))))
+    monkeypatch.setattr(services, "challenges_expire", once)  # the job's function, by path
     monkeypatch.setattr(run, "close_old_connections", lambda: None)  # the test's transaction
     said: list[str] = []
     run.sweep_forever(0.01, stop, said.append)
@@ -205,4 +201,26 @@ def test_the_embedded_server_sweeper_expires_challenges(alice, bob, monkeypatch)
 
 def test_dice_slayer_registers_the_challenge_sweep():
     from games import registry
-    assert services.challenges_expire in registry.get_game("diceslayer").hooks.sweeps
+    from config.celery import beat_schedule
+
+    [job] = registry.get_game("diceslayer").hooks.periodic
+    assert job.function == "diceslayer.services.challenges_expire"
+    assert beat_schedule()[job.name]["task"] == "diceslayer.tasks.challenges_expire"
+
+
+def test_the_challenge_email_links_to_a_page_that_opens_for_the_challenged(
+        alice_client, bob_client, bob, django_capture_on_commit_callbacks):
+    import re
+
+    from django.conf import settings
+    from django.core import mail
+
+    with django_capture_on_commit_callbacks(execute=True):
+        match = _challenge(alice_client)
+    sent = [m for m in mail.outbox if bob.email in m.to]
+    assert sent, "the challenged player got no email"
+    links = re.findall(r"https?://\S+", sent[-1].body)
+    link = next(u for u in links if "/unsubscribe/" not in u)
+    assert link == settings.SITE_URL + _url("play", match)
+    page = bob_client.get(link.removeprefix(settings.SITE_URL))
+    assert page.status_code == 200 and "Accept and start" in page_text(page)

@@ -1,4 +1,5 @@
-"""The fourth game's app config: registers the engine with its one hook, the board."""
+"""The fourth game's app config: registers the auction engine with its hooks (the board,
+the press default, the rating mode)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,12 @@ from django.apps import AppConfig
 class FourthConfig(AppConfig):
     name = "tests.games.fourth"
     label = "fourth"
+    verbose_name = "Sealed-Bid Auction"
 
     def ready(self) -> None:
         from games.registry import GameHooks, register
-        from tests.games import guessgame
+        from tests.games.fourth import engine
 
-        register(guessgame, GameHooks(board_template="fourth/board.html"))
+        register(engine, GameHooks(board_template="fourth/board.html",
+                                   press_default=lambda config: "public",
+                                   rating_mode=lambda match: "auction"))

@@ -118,3 +118,16 @@ def test_admin_creates_a_match_through_the_engine_validation(client, director):
     # anonymous and non-staff users get the login page, not the director's view
     client.logout()
     assert client.get(f"/admin/games/match/{match.pk}/change/").status_code == 302
+
+
+def test_director_pages_show_times_in_the_directors_zone(client, settings):
+    from tests.factories import make_user
+
+    settings.OTP_REQUIRED_FOR_STAFF = False
+    tokyo = make_user("tokyo_director", staff=True, timezone="Asia/Tokyo")
+    match = make_match(players=2, timezone="Europe/Rome")
+    client.force_login(tokyo)
+    page = client.get(f"/admin/games/match/{match.pk}/do/extend/").content.decode()
+    assert " JST" in page and " CET" not in page and " CEST" not in page
+    listing = client.get("/admin/games/match/").content.decode()
+    assert " JST" in listing

@@ -98,3 +98,44 @@ def test_validate_schedule_names_what_is_wrong():
         validate_schedule({"mode": "sometimes"})
     with pytest.raises(ScheduleError):
         validate_schedule({"mode": "duration", "durations": {"short": -1}})
+
+
+# --- the minimum phase length (issue 23) -------------------------------------------------
+
+def test_default_minimum_is_half_the_window():
+    from games.services.schedule import min_phase_minutes, window_minutes
+    assert window_minutes(KILLGAME, "tactical") == 8 * 60 + 30
+    assert window_minutes(KILLGAME, "action") == 15 * 60 + 30
+    assert min_phase_minutes(KILLGAME, "tactical") == 255
+    assert min_phase_minutes({**KILLGAME, "min_minutes": 0}, "tactical") == 0
+
+
+def test_an_early_close_at_2028_gives_the_next_tactical_phase_the_next_window():
+    # winter: 20:28 Rome is 19:28 UTC; the window ends 21:30 Rome, 62 minutes later
+    now = datetime(2026, 12, 1, 19, 28, tzinfo=UTC)
+    deadline = _deadline("tactical", now)
+    assert deadline.astimezone(ROME).strftime("%Y-%m-%d %H:%M") == "2026-12-02 21:30"
+    assert deadline - now >= timedelta(minutes=255)
+
+
+def test_a_phase_with_more_than_the_minimum_left_keeps_its_window():
+    now = datetime(2026, 12, 1, 15, 0, tzinfo=UTC)  # 16:00 Rome, 5 h 30 left
+    assert _deadline("tactical", now).astimezone(ROME).strftime("%d %H:%M") == "01 21:30"
+
+
+def test_the_minimum_across_the_spring_change_and_midnight():
+    # 22:00 Rome on Saturday 28 March: the Action window ends 13:00 Sunday, after the
+    # clocks jump; 14 h of wall clock but 14 h − 1 h real time, still above 7 h 45
+    now = datetime(2026, 3, 28, 21, 0, tzinfo=UTC)
+    deadline = _deadline("action", now)
+    assert deadline.astimezone(ROME).strftime("%m-%d %H:%M") == "03-29 13:00"
+    # 08:00 Rome on Sunday (after the change): 5 h left < 7 h 45 → Monday 13:00
+    late = datetime(2026, 3, 29, 6, 0, tzinfo=UTC)
+    assert _deadline("action", late).astimezone(ROME).strftime("%m-%d %H:%M") == "03-30 13:00"
+
+
+def test_check_mode_and_duration_classes_ignore_the_minimum():
+    now = datetime(2026, 12, 1, 19, 28, tzinfo=UTC)
+    sched = {**KILLGAME, "durations": {"short": 600}, "check_max_hours": 2}
+    assert _deadline("tactical", now, schedule=sched, timing="short") == now + timedelta(minutes=10)
+    assert _deadline("tactical", now, schedule=sched, timing="check") == now + timedelta(hours=2)

@@ -336,3 +336,18 @@ def test_the_account_control_pages(role, people):
         "account-export": 401 if anon else 200,
     }
     assert codes == expected
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("private", [False, True], ids=["public", "private"])
+def test_api_past_phase(role, private, people, player, player2):
+    """``games:api-phase`` (issue 32): the live view's access rules, for a closed phase."""
+    from games.services.phases import phase_close
+
+    match = new_match(creator=player, players=[player, player2], start=True, private=private)
+    phase_close(phase_id=open_phase(match).pk)
+    resp = client_for(people[role]).get(reverse("games:api-phase", args=[match.pk, 1]))
+    expected = {"anon": 401, "stranger": 404 if private else 200, "player": 200,
+                "staff": 200}[role]
+    assert resp.status_code == expected, resp.content
+    assert resp.json()["ok"] is (expected == 200)

@@ -113,9 +113,29 @@ def awaited_seats(match: Match) -> list[int]:
 _POSITIONS: dict[str, Any] = {}
 
 
-def position_with(kind: str, players: int = 5) -> Any:
-    """A state (pure bot play) whose open ask is ``kind``; searched once per session."""
-    key = f"{kind}/{players}"
+def _awaited_has_kill(state: Any) -> bool:
+    """The first awaited seat can play a Kill at somebody."""
+    ask = state.raw["ask"]
+    return any(a.get("as") == "slash" and "use" in a and a.get("targets")
+               for a in ask["options"][str(ask["awaited"][0])].get("actions", []))
+
+
+def _rescue_stays_open_after_one_pass(state: Any) -> bool:
+    """More than one seat is asked for a Peach (one passing leaves the ask open)."""
+    ask = state.raw["ask"]
+    return len(ask["awaited"]) > 1
+
+
+#: what a test needs of a position besides its ask kind (built by the search below, so a
+#: test never skips for want of a card)
+NEEDS = {"kill": _awaited_has_kill, "open_after_pass": _rescue_stays_open_after_one_pass}
+
+
+def position_with(kind: str, players: int = 5, need: str | None = None) -> Any:
+    """A state (pure bot play) whose open ask is ``kind`` (and that has what ``need``
+    names, :data:`NEEDS`); searched once per session."""
+    key = f"{kind}/{players}/{need}"
+    wanted = NEEDS[need] if need is not None else (lambda state: True)
     if key in _POSITIONS:
         return _POSITIONS[key]
     for g in range(200):
@@ -136,7 +156,7 @@ def position_with(kind: str, players: int = 5) -> Any:
             if state.raw["over"] or ask is None:
                 break
             if ask["kind"] == kind and (kind != "rescue" or any(
-                    ask["options"][str(s)]["cards"] for s in ask["awaited"])):
+                    ask["options"][str(s)]["cards"] for s in ask["awaited"])) and wanted(state):
                 _POSITIONS[key] = state
                 return state
             for s in engine.awaiting(state):
@@ -145,12 +165,12 @@ def position_with(kind: str, players: int = 5) -> Any:
                 if not engine.awaiting(state):
                     break
             state = engine.resolve(state, f"pos-{g}-{step}").state
-    raise AssertionError(f"no position with a {kind} ask found")
+    raise AssertionError(f"no position with a {kind} ask ({need or 'any'}) found")
 
 
-def table_at(kind: str, players: int = 5, **kw: Any) -> Match:
-    """A started match whose state is a position with a ``kind`` ask open."""
+def table_at(kind: str, players: int = 5, need: str | None = None, **kw: Any) -> Match:
+    """A started match whose state is a position with a ``kind`` ask open (and ``need``)."""
     match = new_table(players, seed=f"at-{kind}-{players}", **kw)
-    match_load_state(match=match, state=position_with(kind, players))
+    match_load_state(match=match, state=position_with(kind, players, need))
     match.refresh_from_db()
     return match

@@ -1,5 +1,5 @@
 """The fault bench's scenarios (``manage.py bench_faults``). Each runs against the bench's
-own stack (:mod:`games.faultbench.stack`) with real Celery workers (``clock`` and ``mail``
+own stack (:mod:`bench.faultbench.stack`) with real Celery workers (``clock`` and ``mail``
 queues), a real beat, gunicorn, PostgreSQL, Redis and an SMTP server, injects one fault,
 and reports what happened to the phases and the emails it involved:
 
@@ -31,7 +31,7 @@ from django.conf import settings
 from django.db import close_old_connections, connection
 from django.utils.timezone import now as timezone_now
 
-from games.faultbench.stack import Stack, kill, stop
+from bench.faultbench.stack import Stack, kill, stop
 
 EARLY_CLOSE_BOUND_S = 30
 CLOCK_BOUND_S = 10

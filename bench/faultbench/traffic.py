@@ -27,10 +27,10 @@ from urllib import request as urlrequest
 from django.db import close_old_connections, connection
 from django.utils.timezone import now as timezone_now
 
-from games.faultbench.scenarios import (Processes, _get, _session_cookie, _wait, all_closed,
+from bench.faultbench.scenarios import (Processes, _get, _session_cookie, _wait, all_closed,
                                         close_counts, due_now, email_counts, first_phase,
                                         make_matches, verdict)
-from games.faultbench.stack import Stack
+from bench.faultbench.stack import Stack
 
 
 def call(stack: Stack, method: str, path: str, *, token: str | None = None,

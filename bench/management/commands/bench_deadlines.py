@@ -11,7 +11,7 @@ Steps:
    rows are real; nothing leaves the machine).
 2. Migrate that database.
 3. Create ``--matches`` running matches of ``--game`` (``guess`` registers the tests'
-   guess-a-number game here and in the workers via ``games.lib.devgames``) with
+   guess-a-number game here and in the workers via ``bench.devgames``) with
    ``--players`` each, through the real services.
 4. **The engine floor**: the same matches' positions resolved in this process with no
    database (load, the default orders of every awaited seat, resolve, dump, the next
@@ -32,7 +32,9 @@ Steps:
    close's commit, from the snapshots' insert time), ``engine_floor_seconds``, ``ratio``
    (seconds ÷ floor), ``closes_per_s``, ``emails_queued``,
    ``emails_drain_seconds_after_last_close`` (the last close's commit → the last email
-   marked sent), ``progress`` and more.
+   marked sent), ``progress`` and ``scale`` (closes/s and the workers' memory in the
+   first tenth against the last: ``--matches 10000`` shows how they grow from 1,000 to
+   10,000 matches) and more.
 """
 
 from __future__ import annotations
@@ -107,6 +109,27 @@ def _tree_rss_mb(pids: list[int]) -> float:
     return round(total / 1024, 1)
 
 
+def _scale(progress: list[dict]) -> dict:
+    """How the storm grows with its size, from ``progress`` (a mark at each tenth of the
+    matches): closes/s and the workers' memory in the first tenth against the last (flat
+    is the goal: ``closes_per_s_last_over_first`` near 1, ``rss_last_over_first`` too)."""
+    if len(progress) < 2:
+        return {}
+    first, last = progress[0], progress[-1]
+    rates = [p["closes_per_s_window"] for p in progress]
+    return {
+        "closes_per_s_first_tenth": first["closes_per_s_window"],
+        "closes_per_s_last_tenth": last["closes_per_s_window"],
+        "closes_per_s_last_over_first": (round(last["closes_per_s_window"]
+                                               / first["closes_per_s_window"], 2)
+                                         if first["closes_per_s_window"] else None),
+        "closes_per_s_min": min(rates), "closes_per_s_max": max(rates),
+        "rss_mb_first_tenth": first["workers_rss_mb"], "rss_mb_last": last["workers_rss_mb"],
+        "rss_last_over_first": (round(last["workers_rss_mb"] / first["workers_rss_mb"], 2)
+                                if first["workers_rss_mb"] else None),
+    }
+
+
 class Command(BaseCommand):
     help = "Benchmark: N matches due at once, closed by real beat + Celery workers (JSON out)."
 
@@ -172,7 +195,7 @@ class Command(BaseCommand):
 
     def _reexec(self, opts) -> None:
         if not opts["redis_url"]:
-            from games.management.commands.bench_email import start_redis, stop_process
+            from bench.management.commands.bench_email import start_redis, stop_process
 
             redis_proc, opts["redis_url"] = start_redis(tempfile.mkdtemp(prefix="pbw-bench-"))
             try:
@@ -442,7 +465,7 @@ class Command(BaseCommand):
                 [celery, "-A", "config", "worker", "-l", "WARNING", "-n", f"{name}@%h",
                  "--concurrency", str(concurrency), "-Q", queues,
                  "--without-gossip",
-                 "--without-mingle", "--include", "games.lib.devgames"],
+                 "--without-mingle", "--include", "bench.devgames"],
                 env=env, cwd=settings.BASE_DIR, start_new_session=True,
                 stdout=subprocess.DEVNULL, stderr=open(Path(self._tmp) / f"{name}.log", "w")))
         procs.append(subprocess.Popen(
@@ -531,6 +554,7 @@ class Command(BaseCommand):
             "emails_sent": emails.filter(sent_at__isnull=False).count(),
             "emails_drain_seconds_after_last_close": drained,
             "progress": progress,
+            "scale": _scale(progress),
             # CPU spent on the storm, whatever else the machine runs: the clock workers
             # (with their pool processes) and the PostgreSQL sessions of this database
             "storm_cpu_seconds_clock_workers": round(cpu_after["workers"]
@@ -554,7 +578,7 @@ class Command(BaseCommand):
         """CPU seconds of the clock workers so far, and of this database's PostgreSQL
         sessions since ``backends_before`` (their CPU then, by pid; a session that
         connected later counts from zero)."""
-        from games.management.commands.bench_email import process_cpu_seconds, tree_cpu_seconds
+        from bench.management.commands.bench_email import process_cpu_seconds, tree_cpu_seconds
 
         with connection.cursor() as cursor:
             cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = "

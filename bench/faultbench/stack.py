@@ -213,7 +213,7 @@ class Stack:
         return self.spawn(name, [
             _bin("celery"), "-A", "config", "worker", "-Q", queue, "-n", f"{name}@%h",
             "--concurrency", "1", "-l", "INFO", "--without-gossip", "--without-mingle",
-            "--include", "games.lib.devgames"])
+            "--include", "bench.devgames"])
 
     def beat(self, name: str) -> subprocess.Popen:
         return self.spawn(name, [
@@ -222,7 +222,7 @@ class Stack:
 
     def web(self) -> subprocess.Popen:
         return self.spawn("web", [
-            _bin("gunicorn"), "games.faultbench.wsgi", "--bind", f"127.0.0.1:{self.web_port}",
+            _bin("gunicorn"), "bench.faultbench.wsgi", "--bind", f"127.0.0.1:{self.web_port}",
             "--workers", "1", "--threads", "4", "--timeout", "30"])
 
     # --- helpers ---------------------------------------------------------------------

@@ -3,13 +3,13 @@ that every phase closes exactly once and every email arrives exactly once.
 
 Steps:
 
-1. Start the bench's own services in a temporary directory (``games.faultbench.stack``):
+1. Start the bench's own services in a temporary directory (``bench.faultbench.stack``):
    a PostgreSQL cluster (``initdb``, spare port, as the ``postgres`` user when we are
    root), Redis with append-only persistence, an SMTP catcher — never the machine's
    shared services.
 2. Re-run itself inside that environment (its settings then point at them): migrate,
    start gunicorn, a Celery worker on the ``clock`` queue, one on ``mail``, and beat.
-3. Run each scenario (``games.faultbench.scenarios``; ``--only`` picks some) and print
+3. Run each scenario (``bench.faultbench.scenarios``; ``--only`` picks some) and print
    ``{"scenarios": [{"name", "ok", "closed_twice", "lost_closes", "lost_emails",
    "duplicate_emails", ...}], "ok", "seconds"}``.
 4. Stop everything and remove the directory (``--keep`` keeps it, with every log).
@@ -33,9 +33,9 @@ CHILD_FLAG = "PBW_FAULTS_STACK"
 
 
 def all_scenarios() -> dict:
-    """The faults (games.faultbench.scenarios) and the traffic scenarios
-    (games.faultbench.traffic), in the order a full run takes them."""
-    from games.faultbench import scenarios, traffic
+    """The faults (bench.faultbench.scenarios) and the traffic scenarios
+    (bench.faultbench.traffic), in the order a full run takes them."""
+    from bench.faultbench import scenarios, traffic
 
     return {**scenarios.SCENARIOS, **traffic.SCENARIOS}
 
@@ -65,7 +65,7 @@ class Command(BaseCommand):
     # --- 1. and 4.: the services, then this command again inside them --------------------
 
     def _outer(self, names: list[str], opts) -> None:
-        from games.faultbench.stack import Stack, new_root
+        from bench.faultbench.stack import Stack, new_root
 
         stack = Stack(root=new_root())
         started = time.monotonic()
@@ -96,13 +96,13 @@ class Command(BaseCommand):
     # --- 2. and 3.: inside the bench's environment ---------------------------------------
 
     def _run(self, names: list[str]) -> dict:
-        from games.faultbench.scenarios import Processes
-        from games.faultbench.stack import Stack
+        from bench.faultbench.scenarios import Processes
+        from bench.faultbench.stack import Stack
 
         SCENARIOS = all_scenarios()
         if settings.CELERY_TASK_ALWAYS_EAGER or "faults" not in settings.DATABASES["default"]["NAME"]:
             raise CommandError("bench_faults runs its scenarios only inside its own stack")
-        import games.lib.devgames  # noqa: F401 - registers the guess game here too
+        import bench.devgames  # noqa: F401 - registers the guess game here too
 
         stack = Stack.loads(os.environ[CHILD_FLAG])
         call_command("migrate", interactive=False, verbosity=0)

@@ -170,7 +170,7 @@ def serve_sink(port: int) -> None:
 
 def start_sinks(count: int, port: int, sink: Sink) -> list[subprocess.Popen]:
     procs = []
-    code = f"from games.management.commands.bench_email import serve_sink; serve_sink({port})"
+    code = f"from bench.management.commands.bench_email import serve_sink; serve_sink({port})"
     for _ in range(count):
         proc = subprocess.Popen([sys.executable, "-c", code], cwd=settings.BASE_DIR,
                                 stdout=subprocess.PIPE, start_new_session=True)
@@ -232,6 +232,9 @@ class Command(BaseCommand):
         parser.add_argument("--smtp-processes", type=int, default=2,
                             help="SMTP server processes (one port, SO_REUSEPORT)")
         parser.add_argument("--players", type=int, default=12)
+        parser.add_argument("--profile", action="store_true",
+                            help="development: send the first batch in-process under cProfile "
+                                 "(stats on stderr) before the workers send the rest")
         parser.add_argument("--timeout", type=float, default=600.0,
                             help="give up waiting for the server to receive everything")
         parser.add_argument("--database-url", default=os.environ.get(
@@ -276,9 +279,13 @@ class Command(BaseCommand):
                     "--timeout", str(opts["timeout"])]
             if opts["json"]:
                 argv.append("--json")
+            if opts["profile"]:
+                argv.append("--profile")
             done = subprocess.run(argv, env=env, cwd=settings.BASE_DIR, capture_output=True,
                                   text=True)
             self.stdout.write(done.stdout.rstrip())
+            if opts["profile"]:
+                self.stderr.write(done.stderr[-20000:])
             if done.returncode != 0:
                 self.stderr.write(done.stderr[-4000:])
                 raise CommandError(f"bench failed (exit {done.returncode}); logs in {tmp}")
@@ -305,6 +312,8 @@ class Command(BaseCommand):
             t = time.monotonic()
             ids = self._create_rows(opts["emails"], opts["players"])
             self._say(opts, f"created {len(ids)} outbox rows in {time.monotonic() - t:.1f}s")
+            if opts["profile"]:  # development: one batch sent here, under cProfile
+                ids = self._profile(ids, port)
             procs = self._start_workers(opts)
             self._wait_for_workers(opts["workers"], timeout=60)
             # CPU of the sending alone: the workers' and servers' start-up is left out
@@ -339,6 +348,36 @@ class Command(BaseCommand):
             # the goal: the senders spend no more CPU per email than the server receiving it
             result["ratio"] = round(workers / server, 2) if server else None
         return result
+
+    def _profile(self, ids: list[int], port: int) -> list[int]:
+        """Send the first batch in this process under cProfile (stats to stderr, sorted by
+        ``BENCH_PROFILE_SORT``, default tottime); the rest goes to the workers."""
+        import cProfile
+        import io
+        import pstats
+
+        from django.test.utils import override_settings
+
+        from games.services.outbox import notifications_send_batch
+
+        batch, rest = ids[:settings.EMAIL_BATCH_SIZE], ids[settings.EMAIL_BATCH_SIZE:]
+        prof = cProfile.Profile(time.process_time)  # CPU, as the bench reports it
+        with override_settings(EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+                               EMAIL_HOST="127.0.0.1", EMAIL_PORT=port, EMAIL_USE_TLS=False,
+                               EMAIL_USE_SSL=False, EMAIL_HOST_USER="",
+                               EMAIL_HOST_PASSWORD=""):
+            notifications_send_batch(ids=batch[:5])  # warm: templates compiled
+            start = time.process_time()
+            prof.enable()
+            notifications_send_batch(ids=batch[5:])
+            prof.disable()
+        used = time.process_time() - start
+        out = io.StringIO()
+        pstats.Stats(prof, stream=out).sort_stats(
+            os.environ.get("BENCH_PROFILE_SORT", "tottime")).print_stats(45)
+        sys.stderr.write(f"{len(batch) - 5} emails: {used * 1000 / (len(batch) - 5):.2f} ms "
+                         f"CPU each (profiled)\n{out.getvalue()}")
+        return rest
 
     def _create_rows(self, count: int, players: int) -> list[int]:
         """A running Kill Game through the services, then ``count`` new-phase rows to its

@@ -1,7 +1,7 @@
 """Register development-only games named in ``PBW_DEV_GAMES`` (comma-separated module
 paths, e.g. ``tests.games.guessgame``) when imported.
 
-The bench starts its Celery workers with ``--include games.lib.devgames`` so the workers
+The bench starts its Celery workers with ``--include bench.devgames`` so the workers
 know the test game the bench plays; production never sets the variable.
 """
 

@@ -1,0 +1,183 @@
+"""Match news: telling people what changed in a match they play — the director paused,
+resumed or extended it, a seat changed hands or opened, a player died, a forming match was
+cancelled — through the outbox (``Notification.Kind.MATCH_NEWS``), never by sending.
+
+Each row carries ``payload["events"]``, a list of ``{"event": ..., **params}``; a second
+piece of news for a reader whose previous one has not left yet is appended to that row
+(one email, not two). A death that coincides with the reader's phase email (the same
+close) rides in that email instead (``payload["news"]``): see :func:`deaths_attach`.
+
+Who hears what (:func:`news_wanted`, read again at send time):
+
+- news about the table (``TABLE_EVENTS``: pause, resume, extension, a seat taken over or
+  opened) goes to the seated players whose phase-email mode is not ``off`` or ``digest``
+  and who want match emails (``Profile.email_match_events``), and not while they are away
+  (the players app's send veto);
+- news about the reader (their death, their seat taken over or given to them, a match
+  they joined cancelled) goes whenever they want match emails, away or not.
+
+Callers hold the match lock (the lock order: match, phase, seat, then these outbox rows).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Iterable, Mapping
+
+from django.db.models import Q
+from django.utils.timezone import now as timezone_now
+
+from accounts.models import Profile
+from accounts.profiles import profile_for
+from games.lib.oncommit import enqueue_on_commit
+from games.models import Match, Notification, Phase, Seat
+
+K = Notification.Kind
+
+PAUSED, RESUMED, EXTENDED = "paused", "resumed", "extended"
+SEAT_TAKEN, SEAT_OPEN = "seat_taken", "seat_open"
+REPLACED, TOOK_SEAT, DIED, CANCELLED = "replaced", "took_seat", "died", "cancelled"
+TABLE_EVENTS = frozenset({PAUSED, RESUMED, EXTENDED, SEAT_TAKEN, SEAT_OPEN})
+PERSONAL_EVENTS = frozenset({REPLACED, TOOK_SEAT, DIED, CANCELLED})
+EVENTS = TABLE_EVENTS | PERSONAL_EVENTS
+
+
+def events_of(payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [e for e in (payload.get("events") or []) if isinstance(e, dict)]
+
+
+def is_table_news(payload: Mapping[str, Any]) -> bool:
+    """Only news about the table (the away veto holds these back; a death never)."""
+    events = events_of(payload)
+    return bool(events) and all(e.get("event") in TABLE_EVENTS for e in events)
+
+
+def news_wanted(user, payload: Mapping[str, Any], *, seat: Seat | None = None) -> bool:
+    """Whether ``user`` wants the news in ``payload`` (their preferences, an address)."""
+    if user is None or not user.is_active or not user.email:
+        return False
+    profile = profile_for(user)
+    if not profile.email_match_events:
+        return False
+    if is_table_news(payload):
+        mode = seat.email_mode if seat is not None and seat.email_mode else profile.email_mode
+        return mode not in (Profile.EmailMode.OFF, Profile.EmailMode.DIGEST)
+    return True
+
+
+def news_add(*, match: Match, user, event: str, params: Mapping[str, Any] | None = None,
+             phase: Phase | None = None, seat: Seat | None = None,
+             now: datetime | None = None) -> Notification | None:
+    """One piece of news for ``user``: appended to their unsent news row of ``match`` if
+    one waits (a conditional update, so a row a sender claimed meanwhile is left alone),
+    else a new row queued on commit. None when the reader does not want it."""
+    assert event in EVENTS, event
+    item = {"event": event, **(params or {})}
+    if not news_wanted(user, {"events": [item]}, seat=seat):
+        return None
+    now = now or timezone_now()
+    waiting = (Notification.objects.filter(recipient=user, match=match, kind=K.MATCH_NEWS,
+                                           sent_at__isnull=True, failed_at__isnull=True)
+               .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
+               .order_by("-pk").first())
+    if waiting is not None:
+        payload = {**waiting.payload, "events": [*events_of(waiting.payload), item]}
+        if Notification.objects.filter(pk=waiting.pk, sent_at__isnull=True).filter(
+                Q(claimed_until__isnull=True) | Q(claimed_until__lt=now)).update(
+                    payload=payload, phase=phase or waiting.phase):
+            waiting.payload = payload
+            return waiting
+    row = Notification.objects.create(recipient=user, kind=K.MATCH_NEWS, match=match,
+                                      phase=phase, payload={"events": [item],
+                                                            "seat": seat.number if seat else None})
+    enqueue_on_commit("notification_send", row.pk)
+    return row
+
+
+def _seated(match: Match) -> list[Seat]:
+    return list(match.seats.filter(removed_at__isnull=True, is_bot=False, user__isnull=False)
+                .select_related("user__profile"))
+
+
+def news_to_table(*, match: Match, event: str, params: Mapping[str, Any] | None = None,
+                  phase: Phase | None = None, exclude: Iterable[int] = (),
+                  now: datetime | None = None) -> int:
+    """The same news for every person seated in ``match`` (but the users in ``exclude``)."""
+    skip = set(exclude)
+    sent = 0
+    for seat in _seated(match):
+        if seat.user_id in skip:
+            continue
+        if news_add(match=match, user=seat.user, event=event, params=params, phase=phase,
+                    seat=seat, now=now):
+            sent += 1
+    return sent
+
+
+def open_phase_params(match: Match) -> tuple[Phase | None, dict[str, Any]]:
+    """The open phase and its deadline (ISO, shown in each reader's zone) for the news."""
+    phase = Phase.objects.filter(match=match, closed_at__isnull=True).order_by("-number").first()
+    if phase is None:
+        return None, {}
+    return phase, {"phase_kind": phase.kind, "turn": phase.turn,
+                   "deadline": phase.deadline_at.isoformat() if phase.deadline_at else None}
+
+
+# --- deaths at a close ------------------------------------------------------------------
+
+def fallen(match: Match, before: Mapping[str, Any] | None, after: Mapping[str, Any] | None
+           ) -> set[int]:
+    """Seats the close took out of play: out after it, in before it (the game's
+    ``GameHooks.out_of_play(state) -> seats``; none for a game without it)."""
+    from games.registry import UnknownGame, get_game
+
+    try:
+        hook = get_game(match.game).hooks.out_of_play
+    except UnknownGame:
+        return set()
+    if hook is None or before is None or after is None:
+        return set()
+    try:
+        return set(hook(after)) - set(hook(before))
+    except Exception:  # noqa: BLE001 - news must never break a close
+        return set()
+
+
+def deaths_attach(*, match: Match, closed: Phase, dead: set[int], seats: list[Seat],
+                  rows: list[Notification], from_seq: int, to_seq: int) -> list[Notification]:
+    """Tell each player who died in ``closed``: inside the phase or end-of-match email the
+    close writes for them anyway (``rows``, unsaved; ``payload["news"]``), else in a news
+    row of its own that shows what they saw happen (their diary lines of the close).
+    Returns the extra rows (saved)."""
+    if not dead:
+        return []
+    item = {"event": DIED, "turn": closed.turn, "phase_kind": closed.kind,
+            "from_seq": from_seq, "to_seq": to_seq}
+    by_user = {s.user_id: s for s in seats if s.number in dead and s.user_id
+               and not s.is_bot and s.removed_at is None}
+    covered = set()
+    for row in rows:
+        if row.recipient_id in by_user and row.kind in (K.NEW_PHASE, K.YOUR_TURN,
+                                                        K.MATCH_FINISHED):
+            row.payload = {**row.payload, "news": [item]}
+            covered.add(row.recipient_id)
+    extra = []
+    for user_id, seat in by_user.items():
+        if user_id in covered:
+            continue
+        row = news_add(match=match, user=seat.user, event=DIED, seat=seat, phase=closed,
+                       params={k: v for k, v in item.items() if k != "event"})
+        if row is not None:
+            extra.append(row)
+    return extra
+
+
+def out_of_play_alive_flags(state: Mapping[str, Any]) -> set[int]:
+    """A ready ``GameHooks.out_of_play`` for states that list their players as
+    ``{"seat": n, "alive": bool}`` under ``players`` or ``seats``."""
+    out = set()
+    for key in ("players", "seats"):
+        for p in state.get(key) or []:
+            if isinstance(p, dict) and p.get("alive") is False and isinstance(p.get("seat"), int):
+                out.add(p["seat"])
+    return out
