@@ -102,8 +102,8 @@ class MatchRules(models.Model):
     absent_after = models.PositiveSmallIntegerField(
         default=3, help_text=_("Missed phases in a row before a seat is marked absent."))
     open_after_hours = models.PositiveIntegerField(
-        default=48, help_text=("Hours a seat stays absent before it is offered to the lobby "
-                               "by itself (0: only the director or a vote opens it)."))
+        default=48, help_text=_("Hours a seat stays absent before it is offered to the lobby "
+                                "by itself (0: only the director or a vote opens it)."))
 
 
 class LeftSeat(models.Model):
