@@ -8,13 +8,15 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from diceslayer.services import (
     DEFAULT_TURN_HOURS, SOLO_VARIANTS, TURN_HOURS_CHOICES, VERSUS_VARIANTS,
 )
 
-BAD_FACE = "Choose a die: a face from 1 to 6."
-NO_MOVE = "Choose a die to pick."
+BAD_FACE = gettext_lazy("Choose a die: a face from 1 to 6.")
+NO_MOVE = gettext_lazy("Choose a die to pick.")
 # The submit buttons of the board (one per die) and the radio of the generic page.
 MOVE_FIELDS = {"pick": "pick", "pick_opponent": "pick", "wild": "wild", "bomb": "bomb"}
 
@@ -70,12 +72,20 @@ def _cancel_list(post: Mapping[str, Any]) -> list[int]:
     return [_face(v) for v in raw if str(v).strip()]
 
 
+
+def _hours_text(h: int) -> str:
+    return ngettext("%(count)s hour", "%(count)s hours", h) % {"count": h}
+
+
+_hours = lazy(_hours_text, str)  # said when the form is shown, in the reader's language
+
+
 class SoloStartForm(forms.Form):
     variant = forms.ChoiceField(choices=[(v, v) for v in SOLO_VARIANTS], initial="solo")
 
 
-VERSUS_LABELS = {"versus2": "Versus — prototype 2 (attacks, the bomb; the default)",
-                 "versus1": "Prototype 1 — most games end 0–0 (grace zones, first to 100)"}
+VERSUS_LABELS = {"versus2": gettext_lazy("Versus — prototype 2 (attacks, the bomb; the default)"),
+                 "versus1": gettext_lazy("Prototype 1 — most games end 0–0 (grace zones, first to 100)")}
 
 
 class VersusCreateForm(forms.Form):
@@ -85,29 +95,29 @@ class VersusCreateForm(forms.Form):
 
     OPPONENT_USER, OPPONENT_OPEN, OPPONENT_BOT = "user", "open", "bot"
 
-    variant = forms.ChoiceField(label="Rules", initial="versus2",
+    variant = forms.ChoiceField(label=gettext_lazy("Rules"), initial="versus2",
                                 choices=[(v, VERSUS_LABELS[v]) for v in VERSUS_VARIANTS])
-    against = forms.ChoiceField(label="Opponent", initial=OPPONENT_USER, widget=forms.RadioSelect,
-                                choices=[(OPPONENT_USER, "Challenge a player"),
-                                         (OPPONENT_OPEN, "Open game: anyone can join"),
-                                         (OPPONENT_BOT, "Play the bot")])
-    opponent = forms.CharField(label="Player's username", required=False, max_length=150)
+    against = forms.ChoiceField(label=gettext_lazy("Opponent"), initial=OPPONENT_USER, widget=forms.RadioSelect,
+                                choices=[(OPPONENT_USER, gettext_lazy("Challenge a player")),
+                                         (OPPONENT_OPEN, gettext_lazy("Open game: anyone can join")),
+                                         (OPPONENT_BOT, gettext_lazy("Play the bot"))])
+    opponent = forms.CharField(label=gettext_lazy("Player's username"), required=False, max_length=150)
     turn_hours = forms.TypedChoiceField(
-        label="Time per turn", coerce=int, initial=DEFAULT_TURN_HOURS,
-        choices=[(h, f"{h} hour{'s' if h > 1 else ''}") for h in TURN_HOURS_CHOICES],
-        help_text="When it runs out, the rules' default move is played for you.")
+        label=gettext_lazy("Time per turn"), coerce=int, initial=DEFAULT_TURN_HOURS,
+        choices=[(h, _hours(h)) for h in TURN_HOURS_CHOICES],
+        help_text=gettext_lazy("When it runs out, the rules' default move is played for you."))
     target_score = forms.IntegerField(
-        label="Target score", min_value=0, max_value=100_000, initial=0, required=False,
-        help_text="Prototype 2 only: first to reach it wins; 0 = the match ends only by overflow.")
+        label=gettext_lazy("Target score"), min_value=0, max_value=100_000, initial=0, required=False,
+        help_text=gettext_lazy("Prototype 2 only: first to reach it wins; 0 = the match ends only by overflow."))
     bots_enabled = forms.BooleanField(
-        label="If I miss a deadline, let the bot play my turn", required=False,
-        help_text="Instead of the rules' default move.")
+        label=gettext_lazy("If I miss a deadline, let the bot play my turn"), required=False,
+        help_text=gettext_lazy("Instead of the rules' default move."))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if data.get("against") == self.OPPONENT_USER and not (data.get("opponent") or "").strip():
-            self.add_error("opponent", "Give the username of the player to challenge.")
+            self.add_error("opponent", gettext_lazy("Give the username of the player to challenge."))
         if data.get("variant") != "versus2" and data.get("target_score"):
-            self.add_error("target_score", "A target score applies only to prototype 2.")
+            self.add_error("target_score", gettext_lazy("A target score applies only to prototype 2."))
         data["target_score"] = data.get("target_score") or 0
         return data

@@ -14,6 +14,8 @@ from urllib.parse import urlencode
 
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from accounts.names import shown_name
 from diceslayer import engine
@@ -21,17 +23,24 @@ from diceslayer.engine.state import VARIANT_LABELS as _ENGINE_VARIANT_LABELS
 from diceslayer.models import Challenge, DailyAttempt
 from games import selectors as game_selectors
 from games.lib import pages as game_pages
+from games.lib.text import outcome_text
+from games.lib.text import say as say_text
 from games.models import Match, Seat
 
 RECENT_EVENTS = 14
 SHARE_URL_NAME = "diceslayer:daily"
-KEYBOARD_HELP = ("Keyboard: press 1–6 to pick a die of that face{opp}; H asks for a hint; "
-                 "S shows the picks that score — while the focus is on the board (Tab to a die).")
+KEYBOARD_HELP = gettext_lazy(
+    "Keyboard: press 1–6 to pick a die of that face; H asks for a hint; S shows the picks that "
+    "score — while the focus is on the board (Tab to a die).")
+KEYBOARD_HELP_VERSUS = gettext_lazy(
+    "Keyboard: press 1–6 to pick a die of that face from your field (Shift+1–6 from your "
+    "opponent's); H asks for a hint; S shows the picks that score — while the focus is on the "
+    "board (Tab to a die).")
 
 
 def names_by_seat(match: Match) -> dict[int, str]:
     seats = Seat.objects.filter(match=match, number__isnull=False).select_related("user")
-    return {s.number: (shown_name(s.user.get_username()) if s.user_id else "The bot")
+    return {s.number: (shown_name(s.user.get_username()) if s.user_id else _("The bot"))
             for s in seats}
 
 
@@ -71,19 +80,64 @@ def named(text: str, names: Mapping[int, str], viewer: int | None) -> str:
     """A sentence not from ``describe`` (the outcome's summary) with "Player N" turned into
     usernames (``viewer`` becomes "You")."""
     for seat, name in names.items():
-        text = text.replace(f"Player {seat + 1}", "You" if seat == viewer else name)
+        text = text.replace(f"Player {seat + 1}", _("You") if seat == viewer else name)
     return text
+
+
+def outcome_sentence(outcome: Mapping[str, Any] | None, view: Mapping[str, Any],
+                     names: Mapping[int, str], viewer: int | None) -> str:
+    """The result in the reader's language, from the outcome's winners and scores and the
+    view's end reason (the stored summary is the engine's English)."""
+    if not outcome:
+        return ""
+    scores = {int(k): v for k, v in (outcome.get("scores") or {}).items()}
+    if not scores or outcome.get("ended_by_director"):
+        return outcome_text(outcome)
+    if view.get("variant") in ("solo", "solo_wild"):
+        return _("Final score %(score)s.") % {"score": scores.get(0, 0)}
+    a, b = scores.get(0, 0), scores.get(1, 0)
+    winners = outcome.get("winners") or []
+    if not winners:
+        return _("Draw at %(a)s–%(b)s.") % {"a": a, "b": b}
+    w = winners[0]
+    if w == viewer:
+        text = {"overflow": _("You won by overflow (%(a)s–%(b)s)."),
+                "target": _("You won by reaching the target score (%(a)s–%(b)s)."),
+                "exhausted": _("You won on points (%(a)s–%(b)s).")}.get(
+            view.get("end_reason"), _("You won (%(a)s–%(b)s)."))
+        return _with_why(text % {"a": a, "b": b}, view)
+    text = {"overflow": _("%(who)s won by overflow (%(a)s–%(b)s)."),
+            "target": _("%(who)s won by reaching the target score (%(a)s–%(b)s)."),
+            "exhausted": _("%(who)s won on points (%(a)s–%(b)s).")}.get(
+        view.get("end_reason"), _("%(who)s won (%(a)s–%(b)s)."))
+    return _with_why(text % {"who": names.get(w, _("Player %(number)s") % {"number": w + 1}),
+                             "a": a, "b": b}, view)
+
+
+def _with_why(result: str, view: Mapping[str, Any]) -> str:
+    """The result and why it was decided (an overflow loses whatever the scores, which is
+    why a higher score can lose)."""
+    why = {"overflow": _("Ending a turn with 10 or more dice on the field loses, whatever "
+                         "the scores."),
+           "exhausted": _("No die was left to take, so the higher score won."),
+           "target": _("The first to reach the target score wins.")}.get(view.get("end_reason"))
+    return f"{result} {why}" if why else result
 
 
 def share_text(attempt: DailyAttempt, view: dict[str, Any], url: str) -> str:
     """The short result a player pastes into a chat."""
     score = view["players"][0]["score"]
     rounds = attempt.rounds if attempt.rounds is not None else view["turn"]
-    return (f"Dice Slayer daily {attempt.day.isoformat()}: {score} points in {rounds} rounds. "
-            f"Same dice for everyone — beat me: {url}")
+    return _("Dice Slayer daily %(day)s: %(score)s points in %(rounds)s rounds. Same dice for "
+             "everyone — beat me: %(url)s") % {"day": attempt.day.isoformat(), "score": score,
+                                               "rounds": rounds, "url": url}
 
 
 VARIANT_LABELS = {v.value: label for v, label in _ENGINE_VARIANT_LABELS.items()}
+#: the engine's variant labels (the view's ``variant_label``), for the catalogue
+_VARIANT_LABELS_MARKED = (gettext_lazy("Solo"), gettext_lazy("Solo with wild dice"),
+                          gettext_lazy("Versus, prototype 1 — most games end 0–0 (grace zones)"),
+                          gettext_lazy("Versus, prototype 2 (attacks and the bomb)"))
 
 
 def challenge_context(match: Match, user: Any) -> dict[str, Any]:
@@ -100,7 +154,8 @@ def challenge_context(match: Match, user: Any) -> dict[str, Any]:
         "challenge": challenge,
         "challenge_for_me": challenge.is_pending and uid == challenge.opponent_id,
         "challenge_mine": uid == challenge.challenger_id,
-        "variant_label": VARIANT_LABELS.get(match.config.get("variant"), ""),
+        "variant_label": _(VARIANT_LABELS[match.config.get("variant")])
+        if match.config.get("variant") in VARIANT_LABELS else "",
         "turn_hours": (match.schedule or {}).get("hours"),
     }
 
@@ -125,6 +180,8 @@ def board_context(request: HttpRequest, match: Match, *, hint: bool = False,
     number = seat.number if seat is not None else None
     state = engine.load(match.state)
     view = engine.player_view(state, number)
+    if view.get("variant_label"):
+        view["variant_label"] = _(view["variant_label"])
     live = match.status in game_pages.LIVE_STATUSES
     phase = game_selectors.current_phase(match) if live else None
     names = names_by_seat(match)
@@ -136,6 +193,8 @@ def board_context(request: HttpRequest, match: Match, *, hint: bool = False,
     me_n = number if number is not None else 0
     can_move = bool(view["your_turn"] and match.status == Match.Status.RUNNING and phase)
     advice = engine.hint(state, number) if hint and can_move else None
+    if advice and advice.get("why"):
+        advice = {**advice, "why": str(say_text(advice["why"]))}  # the engine's Msg, said
     order = (advice or {}).get("order") or {}
     hint_own = order.get("pick") if order.get("from") != "opponent" else None
     hint_opp = order.get("pick") if order.get("from") == "opponent" else None
@@ -143,14 +202,16 @@ def board_context(request: HttpRequest, match: Match, *, hint: bool = False,
     for p in view["players"]:
         mine = p["seat"] == number
         panels.append(_player_panel(
-            p, name=("You" if mine else names.get(p["seat"], f"Player {p['seat'] + 1}")),
+            p, name=(_("You") if mine else names.get(
+                p["seat"], _("Player %(number)s") % {"number": p["seat"] + 1})),
             mine=mine, limit=limit, highlight=hot_own if mine else hot_opp,
             hinted=hint_own if mine else hint_opp))
     me = panels[me_n]
     others = [pl for pl in panels if pl["seat"] != me_n]
     attempt = DailyAttempt.objects.filter(match=match).first()
     outcome = match.outcome if match.status == Match.Status.FINISHED else None
-    winners = [names.get(w, f"Player {w + 1}") for w in (outcome or {}).get("winners", [])]
+    winners = [names.get(w, _("Player %(number)s") % {"number": w + 1})
+               for w in (outcome or {}).get("winners", [])]
     you_won = number is not None and number in (outcome or {}).get("winners", [])
     diary = game_selectors.diary_for_seat(
         match, number, since_seq=max(0, match.diary_seq - RECENT_EVENTS),
@@ -170,12 +231,11 @@ def board_context(request: HttpRequest, match: Match, *, hint: bool = False,
                                              else names.get(view["bomb"], "")),
         "hint": advice, "hint_asked": hint, "patterns": patterns, "scoring": scoring,
         "error": error, "attempt": attempt, "outcome": outcome, "winners": winners,
-        "outcome_summary": named((outcome or {}).get("summary") or "", names, number),
+        "outcome_summary": outcome_sentence(outcome, view, names, number),
         "you_won": you_won, "diary": named_lines(diary, names, number),
         "share_text": share,
         "to_move_name": names.get(view["to_move"], ""),
-        "keyboard_help": KEYBOARD_HELP.format(
-            opp="" if solo else " from your field (Shift+1–6 from your opponent's)"),
+        "keyboard_help": KEYBOARD_HELP if solo else KEYBOARD_HELP_VERSUS,
         "board_url": board_url,
         "hint_url": board_url + "?" + urlencode({"hint": 1, "patterns": int(patterns)}),
         "patterns_url": board_url + "?" + urlencode({"patterns": 0 if patterns else 1,
@@ -188,3 +248,7 @@ def board_context(request: HttpRequest, match: Match, *, hint: bool = False,
         "variant_solo": solo,
         **rematch_context(match, seat),
     }
+
+
+#: the phase kinds' labels (games_tags.phase_label), for the catalogue
+PHASE_LABELS = (pgettext_lazy("phase", "Turn"),)

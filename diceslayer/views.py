@@ -22,6 +22,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.utils.translation import gettext_lazy
 
 from diceslayer import engine, pages, selectors, services
 from diceslayer.forms import SoloStartForm, VersusCreateForm, order_from_post
@@ -31,19 +32,19 @@ from games.lib import pages as game_pages
 from games.lib.polls import fast_poll
 from games.models import Match
 
-NOT_A_PLAYER = "You do not play in this game."
-DAMAGED_FORM = "This form is damaged; reload the page and try again."
-DAILY_ALREADY = "You already played today's challenge; here is your game."
-DAILY_STARTED = "Today's challenge: everyone gets the same dice for the same picks. Good luck!"
-VERSUS_STARTED = "The match has started."
-VERSUS_OPEN = "Your game is open: it starts when someone joins."
-JOINED = "You joined: the match has started."
-CHALLENGE_SENT = "Your challenge is sent: the game starts when {name} accepts it."
-ACCEPTED = "You accepted the challenge: the match has started."
-DECLINED = "You declined the challenge."
-WITHDRAWN = "You withdrew your challenge."
-REMATCH_SENT = "Rematch offered: it starts when {name} accepts it."
-REPLAY_BROKEN = "This game cannot be replayed."
+NOT_A_PLAYER = gettext_lazy("You do not play in this game.")
+DAMAGED_FORM = gettext_lazy("This form is damaged; reload the page and try again.")
+DAILY_ALREADY = gettext_lazy("You already played today's challenge; here is your game.")
+DAILY_STARTED = gettext_lazy("Today's challenge: everyone gets the same dice for the same picks. Good luck!")
+VERSUS_STARTED = gettext_lazy("The match has started.")
+VERSUS_OPEN = gettext_lazy("Your game is open: it starts when someone joins.")
+JOINED = gettext_lazy("You joined: the match has started.")
+CHALLENGE_SENT = gettext_lazy("Your challenge is sent: the game starts when {name} accepts it.")
+ACCEPTED = gettext_lazy("You accepted the challenge: the match has started.")
+DECLINED = gettext_lazy("You declined the challenge.")
+WITHDRAWN = gettext_lazy("You withdrew your challenge.")
+REMATCH_SENT = gettext_lazy("Rematch offered: it starts when {name} accepts it.")
+REPLAY_BROKEN = gettext_lazy("This game cannot be replayed.")
 
 
 def _get_match_for_user(request: HttpRequest, match_id: int) -> Match:

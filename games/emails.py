@@ -30,6 +30,7 @@ from games import registry, selectors
 from games.registry import UnknownGame, get_game
 from games.lib.dates import format_local
 from games.lib.emailtext import html_compact, text_tidy
+from games.lib.text import outcome_text
 from games.lib.unsubscribe import unsubscribe_url
 from games.models import DiaryEntry, Match, Notification, Phase
 
@@ -185,7 +186,9 @@ def ctx_match_finished(n: Notification, zone: str, lang: str) -> dict[str, Any]:
     seat = selectors.seat_for_user(n.match, n.recipient) if n.match else None
     number = seat.number if seat else None
     outcome = (n.match.outcome or {}) if n.match else {}
-    return {"summary": outcome.get("summary", ""),
+    with translation.override(lang):  # the stored summary's Msg, in the reader's language
+        summary = outcome_text(outcome)
+    return {"summary": summary,
             "news": news_items(n, p.get("news") or [], zone, lang),
             "won": number is not None and number in outcome.get("winners", []),
             "lines": _lines(n.match, number, p.get("from_seq", 1), p.get("to_seq", 0), lang)}

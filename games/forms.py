@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.forms import timezone_choices
 from games import registry
 from games.lib import safejson
+from games.lib.text import say
 from games.rules import ConfigField, RulesError
 
 CONFIG_PREFIX = "cfg_"
@@ -47,7 +48,7 @@ class LobbyFilterForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [("", "All games"), *registry.choices()]
+        self.fields["game"].choices = [("", _("All games")), *registry.choices()]
 
     def filters(self) -> tuple[str | None, str]:
         """(game slug or None, status) — defaults when the query string is bad."""
@@ -90,22 +91,26 @@ def config_field(spec: ConfigField, default: Any = None) -> forms.Field:
     ``default`` overrides the schema's default (a game's ``config_prepare`` may fill a
     setting from its own tables)."""
     default = spec.default if default is None else default
-    label = spec.label or spec.key.replace("_", " ").capitalize()
+    # an engine's label, help and choice names are ``games.rules.Msg``: said in the reader's
+    # language here (games/lib/text.py); plain strings pass as they are
+    label = say(spec.label) or spec.key.replace("_", " ").capitalize()
     default_text: Any = default
     if spec.type == "json":
         default_text = _("as shown") if len(json.dumps(default)) > 60 else json.dumps(default)
     if spec.type == "choice":
-        default_text = dict(spec.choices).get(default, default)
+        default_text = say(dict(spec.choices).get(default, default))
     if spec.type == "bool":
         default_text = _("yes") if default else _("no")
-    help_text = " ".join(p for p in (spec.help, str(_("Default: %(value)s.") % {"value": default_text})) if p)
+    help_text = " ".join(str(p) for p in (say(spec.help),
+                                          str(_("Default: %(value)s.") % {"value": default_text}))
+                         if p)
     common: dict[str, Any] = {"label": label, "help_text": help_text, "initial": default}
     if spec.type == "int":
         return forms.IntegerField(min_value=spec.min, max_value=spec.max, **common)
     if spec.type == "bool":
         return forms.BooleanField(required=False, **common)
     if spec.type == "choice":
-        return forms.ChoiceField(choices=list(spec.choices), **common)
+        return forms.ChoiceField(choices=[(k, say(v)) for k, v in spec.choices], **common)
     if spec.type == "json":
         return BoundedJSONField(required=False, **common)
     return forms.CharField(required=False, max_length=500, **common)

@@ -68,6 +68,54 @@ class InvalidConfig(RulesError):
     code = "INVALID_CONFIG"
 
 
+class Msg(str):
+    """A sentence (or a game term) an engine writes for people, translatable later.
+
+    The string itself is the English text, so an engine, its tests and its scenario tools
+    read it as before; it also keeps the message id it was made from, the plural form and
+    the parameters, and the app layer (``games.lib.text.say``) says it again in the
+    reader's language with Django's catalogues. Parameters may be ``Msg`` themselves (a
+    card's name) or lists of them (joined the reader's way). Build them with :func:`T`,
+    :func:`Tn` and :func:`Tc`: ``makemessages`` extracts those calls (see
+    ``games/management/commands/makemessages.py``).
+    """
+
+    msgid: str
+    plural: str | None
+    n: int | None
+    context: str | None
+    params: dict[str, Any]
+
+    def __new__(cls, msgid: str, params: Mapping[str, Any] | None = None,
+                plural: str | None = None, n: int | None = None,
+                context: str | None = None) -> "Msg":
+        template = plural if plural is not None and n != 1 else msgid
+        values = {k: (", ".join(str(x) for x in v) if isinstance(v, (list, tuple)) else v)
+                  for k, v in (params or {}).items()}
+        obj = super().__new__(cls, template % values if values else template)
+        obj.msgid, obj.plural, obj.n, obj.context = msgid, plural, n, context
+        obj.params = dict(params or {})
+        return obj
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickles (caches) keep the id and the parameters
+        return (Msg, (self.msgid, self.params, self.plural, self.n, self.context))
+
+
+def T(msgid: str, **params: Any) -> Msg:  # noqa: N802 - the marker makemessages looks for
+    """A translatable sentence: ``T("%(who)s draws.", who=name)``."""
+    return Msg(msgid, params)
+
+
+def Tn(singular: str, plural: str, n: int, **params: Any) -> Msg:  # noqa: N802
+    """A sentence with a plural form chosen by ``n`` (the catalogue has every form)."""
+    return Msg(singular, params, plural=plural, n=n)
+
+
+def Tc(context: str, msgid: str) -> Msg:  # noqa: N802
+    """A game term with a context, so "Kill" the card and "Kill" the game differ."""
+    return Msg(msgid, None, context=context)
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened, with who may read it.

@@ -122,17 +122,19 @@ class DiaryLine:
 
 
 #: bump when ``describe`` changes its sentences: cached lines of the old wording expire
-DIARY_TEXT_CACHE_VERSION = 3  # 2: zones by their map's names; 3: names through describe
+DIARY_TEXT_CACHE_VERSION = 4  # 2: zones by their map's names; 3: names through describe; 4: translated
 DIARY_TEXT_TTL = 24 * 3600
 
 
 def _describe(engine, entry: DiaryEntry, viewer: int | None, lang: str,
               extra: Mapping[str, Any] | None = None) -> str:
+    from games.lib.text import say
     from games.rules import Event
 
     event = Event(kind=entry.kind, data=entry.payload, visible_to=entry.visible_to)
     try:
-        return engine.describe(event, viewer, lang, **(extra or {}))
+        # an engine's ``Msg`` is said in the reader's language (games/lib/text.py)
+        return str(say(engine.describe(event, viewer, lang, **(extra or {})), lang))
     except Exception:  # noqa: BLE001 - a broken sentence must not break the page
         return entry.kind
 

@@ -8,17 +8,19 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from killgame.models import GameMap
 
-BUILTIN_MAP_NAMES = {"classic": "Classic", "inferno": "Inferno"}
+BUILTIN_MAP_NAMES = {"classic": _("Classic"), "inferno": _("Inferno")}
 SCHEDULED, CHECK = "scheduled", "check"
 DEADLINE_CHOICES = [
-    (SCHEDULED, "Scheduled: Tactical from the first time below, Action from the second"),
-    (CHECK, "CHECK mode: a phase closes when every living player pressed CHECK (at most 24 h)"),
+    (SCHEDULED, _("Scheduled: Tactical from the first time below, Action from the second")),
+    (CHECK, _("CHECK mode: a phase closes when every living player pressed CHECK (at most "
+              "24 h)")),
 ]
-DEADLINES_HELP = ("Default: scheduled, 13:00 / 21:30 in the match time zone. In CHECK mode the "
-                  "two times are not used.")
+DEADLINES_HELP = _("Default: scheduled, 13:00 / 21:30 in the match time zone. In CHECK mode "
+                   "the two times are not used.")
 
 
 def map_choices() -> list[tuple[str, str]]:
@@ -32,15 +34,15 @@ def map_choices() -> list[tuple[str, str]]:
 
 
 def map_field(initial: str = "classic") -> forms.ChoiceField:
-    return forms.ChoiceField(choices=map_choices(), initial=initial, label="Map",
-                             help_text="Maps that pass the map checks. Default: Classic.")
+    return forms.ChoiceField(choices=map_choices(), initial=initial, label=_("Map"),
+                             help_text=_("Maps that pass the map checks. Default: Classic."))
 
 
 def deadlines_field(check_enabled: bool = False) -> forms.TypedChoiceField:
     """``check_enabled`` as a choice between the two deadline modes (cleaned to a bool)."""
     return forms.TypedChoiceField(choices=DEADLINE_CHOICES, coerce=lambda v: v == CHECK,
                                   empty_value=False, initial=CHECK if check_enabled else SCHEDULED,
-                                  label="Deadlines", help_text=DEADLINES_HELP)
+                                  label=_("Deadlines"), help_text=DEADLINES_HELP)
 
 
 def adapt_match_form(form: Any) -> None:

@@ -18,7 +18,7 @@ HEAD = ('<figure class="kg-map-wrap" id="kg-map-wrap" aria-labelledby="kg-map-ca
         'aria-controls="kg-map-scroll" aria-pressed="false" hidden>{zoom}</button> '
         '<span class="kg-scroll-cue" id="kg-scroll-cue">{cue}</span></p>\n'
         '<div class="kg-map-scroll" id="kg-map-scroll" tabindex="-1">\n'
-        '<svg class="kg-map" viewBox="{viewbox}" role="group" aria-label="Map of the island" '
+        '<svg class="kg-map" viewBox="{viewbox}" role="group" aria-label="{label}" '
         'data-clickable="{clickable}" id="kg-map">\n'
         '  <defs>\n'
         '    <pattern id="kg-hatch" width="3" height="3" patternUnits="userSpaceOnUse" '
@@ -97,14 +97,15 @@ def _who(z: Mapping[str, Any], zone: Mapping[str, Any] | None) -> str:
             out.append(" " + _("(the smoke hides %(presences)s presence(s))")
                        % {"presences": _e(zone.get("presences"))})
         return "".join(out)
-    return f'<span class="muted">{_("unknown")}</span>'
+    unknown = _("unknown")
+    return f'<span class="muted">{unknown}</span>'
 
 
 def map_html(drawing: Mapping[str, Any], kg: Mapping[str, Any] | None = None) -> SafeString:
     """``drawing``: :func:`killgame.pages.map_drawing`; ``kg``: the board (its ``zone``,
     the reader's roster, fills the reader's own row of the list)."""
     zone = (kg or {}).get("zone") if isinstance(kg, Mapping) else None
-    out = [HEAD.format(viewbox=_e(drawing.get("viewbox", "")),
+    out = [HEAD.format(label=_e(_("Map of the island")), viewbox=_e(drawing.get("viewbox", "")),
                        clickable=_e(drawing.get("clickable", "")),
                        zoom=_e(_("Zoom the map")),
                        cue=_e(_("Zoomed: scroll the map sideways to see all of it.")))]
@@ -116,22 +117,29 @@ def map_html(drawing: Mapping[str, Any], kg: Mapping[str, Any] | None = None) ->
     for z in zones:
         out.append(_zone(z))
     out.append("\n</svg>\n</div>\n")
+    # gettext calls stay outside f-strings: xgettext cannot read into them
+    t = {"here": _("you are here"), "reachable": _("reachable"), "closing": _("closes next"),
+         "closed": _("closed"), "closedhere": _("closed, you inside"),
+         "central": _("★ central zone"), "smoke": _("☁ smoke"), "gas": _("☣ gas"),
+         "list": _("The map as a list: zones, neighbours, who is there"), "zone": _("Zone"),
+         "state": _("State"), "neighbours": _("Neighbours"),
+         "who": _("Who is there (as far as you know)")}
     out.append(
         '<figcaption class="kg-legend" id="kg-map-cap">\n'
-        f'  <span class="kg-key kg-key-here">{_("you are here")}</span>\n'
-        f'  <span class="kg-key kg-key-reachable">{_("reachable")}</span>\n'
-        f'  <span class="kg-key kg-key-closing">{_("closes next")}</span>\n'
-        f'  <span class="kg-key kg-key-closed">{_("closed")}</span>\n'
-        f'  <span class="kg-key kg-key-closedhere">{_("closed, you inside")}</span>\n'
-        f'  <span>{_("★ central zone")}</span> <span>{_("☁ smoke")}</span> '
-        f'<span>{_("☣ gas")}</span>\n'
+        f'  <span class="kg-key kg-key-here">{t["here"]}</span>\n'
+        f'  <span class="kg-key kg-key-reachable">{t["reachable"]}</span>\n'
+        f'  <span class="kg-key kg-key-closing">{t["closing"]}</span>\n'
+        f'  <span class="kg-key kg-key-closed">{t["closed"]}</span>\n'
+        f'  <span class="kg-key kg-key-closedhere">{t["closedhere"]}</span>\n'
+        f'  <span>{t["central"]}</span> <span>{t["smoke"]}</span> '
+        f'<span>{t["gas"]}</span>\n'
         '</figcaption>\n'
         '<details class="kg-zone-list" id="kg-zone-list">\n'
-        f'  <summary>{_("The map as a list: zones, neighbours, who is there")}</summary>\n'
+        f'  <summary>{t["list"]}</summary>\n'
         '  <div class="table-scroll"><table>\n'
-        f'    <thead><tr><th scope="col">{_("Zone")}</th><th scope="col">{_("State")}</th>'
-        f'<th scope="col">{_("Neighbours")}</th>'
-        f'<th scope="col">{_("Who is there (as far as you know)")}</th></tr></thead>\n'
+        f'    <thead><tr><th scope="col">{t["zone"]}</th><th scope="col">{t["state"]}</th>'
+        f'<th scope="col">{t["neighbours"]}</th>'
+        f'<th scope="col">{t["who"]}</th></tr></thead>\n'
         '    <tbody>')
     for z in zones:
         out.append(f'<tr id="zone-row-{_e(z["id"])}">\n'

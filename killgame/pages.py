@@ -18,6 +18,7 @@ from typing import Any, Mapping
 
 from django.http import QueryDict
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext, pgettext_lazy
 
 from killgame.engine import catalogue as cat
 from killgame.engine.describe import ITEM_NAMES, counted, name_players
@@ -50,8 +51,36 @@ CONTROL_OF_FIELD = {
 # --- names -------------------------------------------------------------------------------
 
 def item_name(item: str, lang: str = "en") -> str:
-    names = ITEM_NAMES.get(lang, ITEM_NAMES["en"])
-    return names.get(item, item.replace("_", " "))
+    """An item's name: the rules' Italian ones for Italian, else the English name said in
+    the active language (``pgettext("killgame item", …)``, listed in :data:`ITEM_LABELS`)."""
+    if lang == "it":
+        return ITEM_NAMES["it"].get(item, item.replace("_", " "))
+    return pgettext("killgame item", ITEM_NAMES["en"].get(item, item.replace("_", " ")))
+
+
+REGIMES = {"discounted": pgettext_lazy("killgame market", "discounted"),
+           "unchanged": pgettext_lazy("killgame market", "unchanged"),
+           "raised": pgettext_lazy("killgame market", "raised"),
+           "crazy": pgettext_lazy("killgame market", "crazy")}
+CATEGORY_LABELS = {"firearm": pgettext_lazy("killgame category", "firearm"),
+                   "knife": pgettext_lazy("killgame category", "knife"),
+                   "explosive": pgettext_lazy("killgame category", "explosive"),
+                   "option": pgettext_lazy("killgame category", "option"),
+                   "item": pgettext_lazy("killgame category", "item")}
+#: the English item names of ``ITEM_NAMES["en"]``, for the catalogue
+ITEM_LABELS = (
+    pgettext_lazy("killgame item", "sniper rifle"), pgettext_lazy("killgame item", "machine gun"),
+    pgettext_lazy("killgame item", "shotgun"), pgettext_lazy("killgame item", "poisoned crossbow"),
+    pgettext_lazy("killgame item", "flamethrower"), pgettext_lazy("killgame item", "small knife"),
+    pgettext_lazy("killgame item", "ninja knife"), pgettext_lazy("killgame item", "Rambo knife"),
+    pgettext_lazy("killgame item", "fists"), pgettext_lazy("killgame item", "grenade"),
+    pgettext_lazy("killgame item", "C4"), pgettext_lazy("killgame item", "smoke grenade"),
+    pgettext_lazy("killgame item", "gas canister"), pgettext_lazy("killgame item", "medkit"),
+    pgettext_lazy("killgame item", "vest"), pgettext_lazy("killgame item", "gas mask"),
+    pgettext_lazy("killgame item", "antidote"), pgettext_lazy("killgame item", "amulet"),
+    pgettext_lazy("killgame item", "K-ration"),
+    pgettext_lazy("killgame item", "reinforced vests"),
+    pgettext_lazy("killgame item", "gas launcher"))
 
 
 def with_names(text: str, names: Mapping[int, str], viewer: int | None = None) -> str:
@@ -64,7 +93,7 @@ def pid_name(pid: str | None, names: Mapping[int, str]) -> str:
     if not pid:
         return ""
     if pid.startswith("m") and pid[1:].isdigit():
-        return f"Monster {pid[1:]}"
+        return pgettext("killgame", "Monster %(number)s") % {"number": pid[1:]}
     if pid.startswith("p") and pid[1:].isdigit():
         return names.get(int(pid[1:]), pid)
     return pid
@@ -245,7 +274,8 @@ def director_view(full: Mapping[str, Any], names: Mapping[int, str]
             positions.setdefault(p["zone"], []).append(names.get(p["seat"], p["pid"]))
     for m in full.get("monsters", []):
         if m.get("alive") and m.get("zone"):
-            positions.setdefault(m["zone"], []).append(f"Monster {m['number']}")
+            positions.setdefault(m["zone"], []).append(
+                pgettext("killgame", "Monster %(number)s") % {"number": m["number"]})
     return view, positions
 
 
@@ -375,7 +405,7 @@ def order_choices(view: Mapping[str, Any], names: Mapping[int, str],
     if phase == "tactical" and T == 1:
         catalogue = view.get("catalogue") or {}
         forms["cart"] = [{"id": i, "name": item_name(i, lang), "price": p["buy"],
-                          "category": cat.category(i),
+                          "category": CATEGORY_LABELS.get(cat.category(i), cat.category(i)),
                           "max": 1 if cat.category(i) in ("firearm", "knife", "option") else 99}
                          for i, p in catalogue.items()]
         forms["budget"] = me["coins"]
@@ -415,7 +445,8 @@ def order_choices(view: Mapping[str, Any], names: Mapping[int, str],
         if me.get("knife"):
             owned.add(me["knife"])
         forms["market"] = {
-            "regime": market.get("regime"), "purchases_left": me.get("purchases_left"),
+            "regime": REGIMES.get(market.get("regime"), market.get("regime")),
+            "purchases_left": me.get("purchases_left"),
             "coins": me["coins"],
             "rows": [{"id": i, "name": item_name(i, lang), "buy": p["buy"], "sell": p["sell"],
                       "owned": (1 if i in (me.get("firearm"), me.get("knife")) else items.get(i, 0))}
@@ -650,3 +681,7 @@ def email_context(match: Any, seat_number: int | None, lang: str = "en") -> dict
         view = selectors.player_view_from_state(match, memo["state"], number)
         memo[("lines", number, lang)] = now_lines(view, names, lang)
     return {"now_lines": list(memo[("lines", number, lang)])}
+
+
+#: the phase kinds' labels (games_tags.phase_label), for the catalogue
+PHASE_LABELS = (pgettext_lazy("phase", "Tactical"), pgettext_lazy("phase", "Action"))

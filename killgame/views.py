@@ -15,6 +15,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.names import shown_name
@@ -23,6 +25,7 @@ from games.exceptions import ApplicationError
 from games.forms import parse_int
 from games.lib import htmlcache, lookback
 from games.lib import pages as game_pages
+from games.lib.text import say
 from games.models import DiaryEntry, Match, Seat
 from games.registry import get_rules
 from games.rules import Event
@@ -124,7 +127,8 @@ def watch(request: HttpRequest, match_id: int) -> HttpResponse:
     the public feed — the engine's spectator view (seat ``None``) and public diary rows."""
     match = _match_or_404(request, match_id, login=False)
     view = selectors.player_view_for(match, None) if match.state else None
-    lang = "it" if str(getattr(request, "LANGUAGE_CODE", "en")).startswith("it") else "en"
+    # the engine writes Italian itself, English as Msgs said in the reader's language
+    lang = str(getattr(request, "LANGUAGE_CODE", "") or "en")
     names = _names(match)
     rows = selectors.diary_for_seat(match, None, lang=lang)
     feed = [{"turn": r.turn, "phase": r.phase_kind, "text": pages.with_names(r.text, names)}
@@ -169,7 +173,8 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
             positions.setdefault(p["zone"], []).append(name)
     for m in full["monsters"]:
         if m["alive"] and m["zone"]:
-            positions.setdefault(m["zone"], []).append(f"Monster {m['number']}")
+            positions.setdefault(m["zone"], []).append(
+                pgettext("killgame", "Monster %(number)s") % {"number": m["number"]})
     view = dict(view)
     view["omniscient"] = {"smoke": full.get("smoke", {}), "gas": full.get("gas", {})}
     view["over"] = True
@@ -184,15 +189,18 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
             vis = row.visible_to
             viewer = next(iter(vis)) if vis is not None and len(vis) == 1 else None
             try:
-                text = engine.describe(Event(kind=row.kind, data=row.payload, visible_to=vis),
-                                       viewer, lang, names=names, **zone_names)
+                text = str(say(engine.describe(Event(kind=row.kind, data=row.payload,
+                                                     visible_to=vis), viewer, lang, names=names,
+                                               **zone_names)))
             except Exception:  # noqa: BLE001 - a broken sentence must not break the page
                 text = row.kind
             if not text.strip():
                 continue
             events.append(f"{names.get(viewer, '')}: {text}" if viewer is not None else text)
-    label = ("Start" if snap.phase is None else
-             f"Turn {snap.phase.turn}, {snap.phase.kind} phase closed")
+    label = (pgettext("replay step", "Start") if snap.phase is None else
+             _("Turn %(turn)s, %(phase)s phase closed") % {
+                 "turn": snap.phase.turn,
+                 "phase": pgettext("phase", snap.phase.kind.capitalize()).lower()})
     return render(request, "killgame/replay.html", {
         "match": match, "step": step, "steps": len(snaps), "last": len(snaps) - 1,
         "label": label, "map": drawing, "people": people, "events": events,

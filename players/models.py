@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from players import glicko2
 
@@ -89,8 +90,8 @@ class MatchRules(models.Model):
     """A match's rules for ratings and absent players (defaults when the row is missing)."""
 
     class AwayRule(models.TextChoices):
-        DEFAULTS = "defaults", "The seat plays its default orders (or the bot) while away"
-        STRETCH = "stretch", "Deadlines stretch by the away time, up to a cap"
+        DEFAULTS = "defaults", _("The seat plays its default orders (or the bot) while away")
+        STRETCH = "stretch", _("Deadlines stretch by the away time, up to a cap")
 
     match = models.OneToOneField("games.Match", on_delete=models.CASCADE,
                                  related_name="player_rules")
@@ -99,10 +100,10 @@ class MatchRules(models.Model):
                                  default=AwayRule.DEFAULTS)
     stretch_cap_hours = models.PositiveIntegerField(default=72)
     absent_after = models.PositiveSmallIntegerField(
-        default=3, help_text="Missed phases in a row before a seat is marked absent.")
+        default=3, help_text=_("Missed phases in a row before a seat is marked absent."))
     open_after_hours = models.PositiveIntegerField(
-        default=48, help_text=("Hours a seat stays absent before it is offered to the lobby "
-                               "by itself (0: only the director or a vote opens it)."))
+        default=48, help_text=_("Hours a seat stays absent before it is offered to the lobby "
+                                "by itself (0: only the director or a vote opens it)."))
 
 
 class LeftSeat(models.Model):

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.timezone import now as timezone_now
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Match, Phase, Seat
 
@@ -17,14 +18,14 @@ MAX_LENGTH = 2000
 
 
 class PressRules(models.TextChoices):
-    FULL = "full", "Full press: public board, private and team channels"
-    PUBLIC = "public", "Public board only"
-    NONE = "none", "No press (director announcements only)"
+    FULL = "full", _("Full press: public board, private and team channels")
+    PUBLIC = "public", _("Public board only")
+    NONE = "none", _("No press (director announcements only)")
 
 
 class DeadRule(models.TextChoices):
-    READ_ONLY = "read_only", "Dead players read their channels but cannot write"
-    PUBLIC_ONLY = "public_only", "Dead players read and write the public board only"
+    READ_ONLY = "read_only", _("Dead players read their channels but cannot write")
+    PUBLIC_ONLY = "public_only", _("Dead players read and write the public board only")
 
 
 class MatchPress(models.Model):

@@ -15,18 +15,22 @@ from typing import Any, Mapping
 
 from django import forms
 from django.http import QueryDict
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.lib import safejson
+from games.lib.text import say
 from games.rules import InvalidConfig
 from sanguosha import engine
 from sanguosha.engine.setup import DEFAULT_DURATIONS
 
-NO_CHOICE = "Choose one of the offered answers (a button)."
-BAD_CHOICE = "This answer is damaged; reload the page and try again."
-BAD_NUMBER = "{what} must be whole numbers; reload the page and try again."
-DURATION_CLASSES = (("setup", "Character choice"), ("play", "Play (your turn)"),
-                    ("response", "Responses (Dodge, discard, skills)"),
-                    ("window", "Windows (Negate, rescue)"))
+NO_CHOICE = gettext_lazy("Choose one of the offered answers (a button).")
+BAD_CHOICE = gettext_lazy("This answer is damaged; reload the page and try again.")
+BAD_NUMBER = gettext_lazy("{what} must be whole numbers; reload the page and try again.")
+DURATION_CLASSES = (("setup", gettext_lazy("Character choice")),
+                    ("play", gettext_lazy("Play (your turn)")),
+                    ("response", gettext_lazy("Responses (Dodge, discard, skills)")),
+                    ("window", gettext_lazy("Windows (Negate, rescue)")))
 
 
 def _ints(post: QueryDict, name: str, what: str) -> list[int]:
@@ -38,7 +42,7 @@ def _ints(post: QueryDict, name: str, what: str) -> list[int]:
         try:
             out.append(int(raw))
         except ValueError:
-            raise forms.ValidationError(BAD_NUMBER.format(what=what)) from None
+            raise forms.ValidationError(str(BAD_NUMBER).format(what=what)) from None
     return out
 
 
@@ -63,19 +67,19 @@ def order_from_post(post: QueryDict) -> dict[str, Any]:
         raise forms.ValidationError(BAD_CHOICE)
     meta = {k: base.pop(k) for k in list(base) if k.startswith("_")}
     order: dict[str, Any] = dict(base)
-    targets = _ints(post, "targets", "Targets")
-    cards = _ints(post, "cards", "Cards")
+    targets = _ints(post, "targets", _("Targets"))
+    cards = _ints(post, "cards", _("Cards"))
     if meta.get("_t"):
         if not targets and isinstance(meta.get("_auto"), list):
             targets = [t for t in meta["_auto"] if isinstance(t, int)]
         order["targets"] = targets
     if meta.get("_o") and len(order.get("targets") or []) == 2:
-        first = _ints(post, "first_target", "The first target")
+        first = _ints(post, "first_target", _("The first target"))
         if first and first[0] in order["targets"]:
             order["targets"] = [first[0]] + [t for t in order["targets"] if t != first[0]]
     if meta.get("_tt"):
         if len(targets) > 1:
-            raise forms.ValidationError("Choose exactly one player.")
+            raise forms.ValidationError(_("Choose exactly one player."))
         if not targets and isinstance(meta.get("_auto"), list) and len(meta["_auto"]) == 1:
             targets = list(meta["_auto"])
         order["target"] = targets[0] if targets else None
@@ -86,14 +90,14 @@ def order_from_post(post: QueryDict) -> dict[str, Any]:
     if meta.get("_p"):
         order["peaches"] = cards
     if meta.get("_s"):
-        sub = _ints(post, "sub_target", "The second target")
+        sub = _ints(post, "sub_target", _("The second target"))
         order["sub_target"] = sub[0] if sub else None
     if isinstance(meta.get("_arr"), list):
         top: list[tuple[int, int]] = []
         bottom: list[tuple[int, int]] = []
         for i, c in enumerate(meta["_arr"]):
             place = post.get(f"place_{c}", "top")
-            pos = _ints(post, f"pos_{c}", "Positions")
+            pos = _ints(post, f"pos_{c}", _("Positions"))
             key = (pos[0] if pos else i + 1, c)
             (bottom if place == "bottom" else top).append(key)
         order["top"] = [c for _, c in sorted(top)]
@@ -101,12 +105,12 @@ def order_from_post(post: QueryDict) -> dict[str, Any]:
     if isinstance(meta.get("_give"), list):
         give = {}
         for c in meta["_give"]:
-            to = _ints(post, f"give_{c}", "Receivers")
+            to = _ints(post, f"give_{c}", _("Receivers"))
             if not to:
-                raise forms.ValidationError("Say who gets each card.")
+                raise forms.ValidationError(_("Say who gets each card."))
             give[str(c)] = to[0]
         order["give"] = give
-    ask = _ints(post, "ask", "The ask number")
+    ask = _ints(post, "ask", _("The ask number"))
     if ask:
         order["ask"] = ask[0]
     return order
@@ -115,35 +119,37 @@ def order_from_post(post: QueryDict) -> dict[str, Any]:
 class TableCreateForm(forms.Form):
     """A new Three Kingdoms Kill table: players, the rules settings, deadlines per class."""
 
-    name = forms.CharField(max_length=100, initial="Three Kingdoms Kill")
+    name = forms.CharField(max_length=100, initial=gettext_lazy("Three Kingdoms Kill"))
     min_players = forms.IntegerField(min_value=4, max_value=10, initial=4,
-                                     label="Minimum players")
+                                     label=gettext_lazy("Minimum players"))
     max_players = forms.IntegerField(min_value=4, max_value=10, initial=8,
-                                     label="Maximum players")
-    identity_variant = forms.ChoiceField(label="Identities per player count")
-    deck = forms.ChoiceField(label="Deck")
-    weapon_abilities = forms.ChoiceField(label="Weapon abilities")
-    rescue_mode = forms.ChoiceField(label="Rescue")
-    negate_privacy = forms.ChoiceField(label="Negate windows await")
+                                     label=gettext_lazy("Maximum players"))
+    identity_variant = forms.ChoiceField(label=gettext_lazy("Identities per player count"))
+    deck = forms.ChoiceField(label=gettext_lazy("Deck"))
+    weapon_abilities = forms.ChoiceField(label=gettext_lazy("Weapon abilities"))
+    rescue_mode = forms.ChoiceField(label=gettext_lazy("Rescue"))
+    negate_privacy = forms.ChoiceField(label=gettext_lazy("Negate windows await"))
     lord_extra_choices = forms.IntegerField(min_value=0, max_value=5, initial=2,
-                                            label="Extra characters offered to the lord")
-    hours_setup = forms.FloatField(min_value=0.01, max_value=336, label="Character choice (hours)")
-    hours_play = forms.FloatField(min_value=0.01, max_value=336, label="Play (hours)")
-    hours_response = forms.FloatField(min_value=0.01, max_value=336, label="Responses (hours)")
+                                            label=gettext_lazy("Extra characters offered to the lord"))
+    hours_setup = forms.FloatField(min_value=0.01, max_value=336, label=gettext_lazy("Character choice (hours)"))
+    hours_play = forms.FloatField(min_value=0.01, max_value=336, label=gettext_lazy("Play (hours)"))
+    hours_response = forms.FloatField(min_value=0.01, max_value=336, label=gettext_lazy("Responses (hours)"))
     hours_window = forms.FloatField(min_value=0.01, max_value=336,
-                                    label="Negate and rescue windows (hours)")
-    bots_enabled = forms.BooleanField(required=False, label="Absent players are played by the bot",
-                                      help_text="Otherwise an absent player gets the stated default.")
-    is_private = forms.BooleanField(required=False, label="Private (invite link only)")
-    join = forms.BooleanField(required=False, initial=True, label="I sit at this table")
+                                    label=gettext_lazy("Negate and rescue windows (hours)"))
+    bots_enabled = forms.BooleanField(required=False, label=gettext_lazy("Absent players are played by the bot"),
+                                      help_text=gettext_lazy(
+                                          "Otherwise an absent player gets the stated default."))
+    is_private = forms.BooleanField(required=False, label=gettext_lazy("Private (invite link only)"))
+    join = forms.BooleanField(required=False, initial=True, label=gettext_lazy("I sit at this table"))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for spec in engine.config_schema():
             if spec.key in self.fields and spec.type == "choice":
-                self.fields[spec.key].choices = list(spec.choices)
+                self.fields[spec.key].choices = [(k, say(v)) for k, v in spec.choices]
                 self.fields[spec.key].initial = spec.default
-                self.fields[spec.key].help_text = f"Default: {dict(spec.choices)[spec.default]}."
+                self.fields[spec.key].help_text = _("Default: %(choice)s.") % {
+                    "choice": say(dict(spec.choices)[spec.default])}
         for key, hours in DEFAULT_DURATIONS.items():
             self.fields[f"hours_{key}"].initial = hours
 
@@ -151,7 +157,7 @@ class TableCreateForm(forms.Form):
         data = super().clean()
         lo, hi = data.get("min_players"), data.get("max_players")
         if lo is not None and hi is not None and hi < lo:
-            self.add_error("max_players", "The maximum cannot be below the minimum.")
+            self.add_error("max_players", _("The maximum cannot be below the minimum."))
         if not self.errors:
             try:
                 data["config"] = engine.validate_config(self.config())

@@ -36,6 +36,14 @@ class CardType(models.Model):
     class Meta:
         ordering = ["order", "slug"]
 
+    @property
+    def shown_name(self) -> str:
+        """The card's name in the reader's language (the engine's names, translated)."""
+        from games.lib.text import say
+        from sanguosha.engine.data import CARD_TYPES
+
+        return str(say(CARD_TYPES[self.slug][0])) if self.slug in CARD_TYPES else self.name_en
+
     def __str__(self) -> str:
         return f"{self.name_en} {self.name_zh}"
 
@@ -63,10 +71,10 @@ class Character(models.Model):
     """One of the 25 standard characters (rules §11)."""
 
     class Kingdom(models.TextChoices):
-        WEI = "wei", "Wei 魏"
-        SHU = "shu", "Shu 蜀"
-        WU = "wu", "Wu 吴"
-        QUN = "qun", "Qun 群"
+        WEI = "wei", _("Wei 魏")
+        SHU = "shu", _("Shu 蜀")
+        WU = "wu", _("Wu 吴")
+        QUN = "qun", _("Qun 群")
 
     slug = models.SlugField(max_length=40, unique=True, help_text="The engine's character id.")
     name_en = models.CharField("English name", max_length=60)
@@ -80,6 +88,15 @@ class Character(models.Model):
 
     class Meta:
         ordering = ["order", "slug"]
+
+    @property
+    def shown_name(self) -> str:
+        """The character's name in the reader's language (Japanese: the kanji)."""
+        from games.lib.text import say
+        from sanguosha.engine.data import CHARACTERS
+
+        ch = CHARACTERS.get(self.slug)
+        return str(say(ch.name)) if ch else self.name_en
 
     def __str__(self) -> str:
         return f"{self.name_en} {self.name_zh}"
@@ -103,6 +120,14 @@ class Skill(models.Model):
 
     class Meta:
         ordering = ["order", "slug"]
+
+    @property
+    def shown_name(self) -> str:
+        """The skill's name in the reader's language."""
+        from games.lib.text import say
+        from sanguosha.engine.data import SKILL_NAMES
+
+        return str(say(SKILL_NAMES[self.slug][0])) if self.slug in SKILL_NAMES else self.name_en
 
     def __str__(self) -> str:
         return f"{self.name_en} {self.name_zh}"

@@ -15,35 +15,67 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from accounts.names import shown_name
 from games import selectors
 from games.lib import pages as game_pages
+from games.lib.text import say
 from games.models import CheckIn, Match, Seat
 from sanguosha.engine.describe import ask_question
 from sanguosha.engine.data import (CARD_TYPES, CHARACTERS, IDENTITY_NAMES, RANK_TEXT, SKILL_NAMES,
                                    SUIT_SYMBOL)
 
-EQUIP_LABELS = {"weapon": "Weapon", "armor": "Armor", "plus_horse": "+1 horse",
-                "minus_horse": "−1 horse"}
-KINGDOMS = {"wei": ("Wei", "魏"), "shu": ("Shu", "蜀"), "wu": ("Wu", "吴"), "qun": ("Qun", "群")}
-SUIT_NAMES = {"spade": "Spade ♠", "heart": "Heart ♥", "club": "Club ♣", "diamond": "Diamond ♦"}
+EQUIP_LABELS = {"weapon": pgettext_lazy("sanguosha slot", "Weapon"),
+                "armor": pgettext_lazy("sanguosha slot", "Armor"),
+                "plus_horse": pgettext_lazy("sanguosha slot", "+1 horse"),
+                "minus_horse": pgettext_lazy("sanguosha slot", "−1 horse")}
+KINGDOMS = {"wei": (pgettext_lazy("sanguosha kingdom", "Wei"), "魏"),
+            "shu": (pgettext_lazy("sanguosha kingdom", "Shu"), "蜀"),
+            "wu": (pgettext_lazy("sanguosha kingdom", "Wu"), "吴"),
+            "qun": (pgettext_lazy("sanguosha kingdom", "Qun"), "群")}
+SUIT_NAMES = {"spade": gettext_lazy("Spade ♠"), "heart": gettext_lazy("Heart ♥"),
+              "club": gettext_lazy("Club ♣"), "diamond": gettext_lazy("Diamond ♦")}
 ASK_TITLES = {
-    "choose_character": "Choose your character", "play": "Your Play phase",
-    "respond": "A card is demanded from you", "negate_window": "Negate?",
-    "rescue": "A player is dying: save them?", "discard": "Discard down to your hand limit",
-    "invoke": "Use a skill?", "choose_card": "Choose a card", "choose_option": "Name a suit",
-    "pick_revealed": "Bumper Harvest: take a card", "arrange": "Stargazing: arrange the cards",
-    "distribute": "Bequeathed Strategy: give the cards", "borrowed_sword": "Borrowed Sword",
-    "optional_cost": "Pay a cost?",
+    "choose_character": gettext_lazy("Choose your character"),
+    "play": gettext_lazy("Your Play phase"),
+    "respond": gettext_lazy("A card is demanded from you"), "negate_window": gettext_lazy("Negate?"),
+    "rescue": gettext_lazy("A player is dying: save them?"),
+    "discard": gettext_lazy("Discard down to your hand limit"),
+    "invoke": gettext_lazy("Use a skill?"), "choose_card": gettext_lazy("Choose a card"),
+    "choose_option": gettext_lazy("Name a suit"),
+    "pick_revealed": gettext_lazy("Bumper Harvest: take a card"),
+    "arrange": gettext_lazy("Stargazing: arrange the cards"),
+    "distribute": gettext_lazy("Bequeathed Strategy: give the cards"),
+    "borrowed_sword": gettext_lazy("Borrowed Sword"),
+    "optional_cost": gettext_lazy("Pay a cost?"),
 }
+TURN_PHASES = {"setup": pgettext_lazy("sanguosha phase", "Setup"),
+               "start": pgettext_lazy("sanguosha phase", "Start"),
+               "judge": pgettext_lazy("sanguosha phase", "Judge"),
+               "draw": pgettext_lazy("sanguosha phase", "Draw"),
+               "play": pgettext_lazy("sanguosha phase", "Play"),
+               "discard": pgettext_lazy("sanguosha phase", "Discard"),
+               "end": pgettext_lazy("sanguosha phase", "End"),
+               "finish": pgettext_lazy("sanguosha phase", "Finish")}
+
+
+def character_name(cid: str) -> str:
+    """A character's name in the reader's language (Japanese: the kanji its edition prints)."""
+    ch = CHARACTERS.get(cid)
+    return str(say(ch.name)) if ch else cid
+
+
+def identity_name(identity: str) -> str:
+    return str(say(IDENTITY_NAMES[identity][0])) if identity in IDENTITY_NAMES else identity
 
 
 def card_name(card_id: str | None, lang: str = "en") -> str:
     if not card_id:
         return ""
     if card_id in CARD_TYPES:
-        return CARD_TYPES[card_id][0 if lang == "en" else 1]
+        return str(say(CARD_TYPES[card_id][0])) if lang != "zh" else CARD_TYPES[card_id][1]
     return card_id
 
 
@@ -52,7 +84,7 @@ def skill_name(skill: str | None) -> str:
         return ""
     if skill in SKILL_NAMES:
         en, zh = SKILL_NAMES[skill]
-        return f"{en} {zh}"
+        return f"{say(en)} {zh}"
     return skill
 
 
@@ -72,6 +104,16 @@ class CardShow:
     url: str
 
     @property
+    def kind_name(self) -> str:
+        """The card's kind in the reader's language ("Basic", "Trick", ...)."""
+        from sanguosha.models import CardType
+
+        try:
+            return str(CardType.Kind(self.kind).label)
+        except ValueError:
+            return self.kind
+
+    @property
     def label(self) -> str:
         return f"{self.name} {self.zh} {self.symbol}{self.rank}"
 
@@ -82,7 +124,7 @@ def _card(view: dict[str, Any], n: int | None) -> CardShow | None:
     info = (view.get("cards") or {}).get(str(n))
     if info is None:
         return None
-    return CardShow(num=n, id=info["id"], name=info["name"], zh=info["zh"], suit=info["suit"],
+    return CardShow(num=n, id=info["id"], name=card_name(info["id"]), zh=info["zh"], suit=info["suit"],
                     symbol=SUIT_SYMBOL.get(info["suit"], ""),
                     rank=str(RANK_TEXT.get(info["rank"], info["rank"])), color=info["color"],
                     kind=info["kind"], url=reverse("sanguosha:card", args=[info["id"]]))
@@ -90,7 +132,7 @@ def _card(view: dict[str, Any], n: int | None) -> CardShow | None:
 
 def card_label(view: dict[str, Any], n: int) -> str:
     c = _card(view, n)
-    return c.label if c else f"card {n}"
+    return c.label if c else _("card %(number)s") % {"number": n}
 
 
 @dataclass
@@ -134,17 +176,21 @@ def ask_sentence(view: dict[str, Any], names: dict[int, str], me: int | None = N
     ask = view.get("ask")
     if not ask:
         return ""
-    lang = "en"
-    return ask_question(ask["kind"], ask.get("info") or {}, me, lang, names)
+    return str(say(ask_question(ask["kind"], ask.get("info") or {}, me, "en", names)))
 
 
 def turn_sentence(view: dict[str, Any], names: dict[int, str], me: int | None) -> str:
     """Whose turn it is and its turn phase: "Turn 3 · your turn · Play phase"."""
     cur = view.get("current")
     if view.get("over") or cur is None or view.get("turn_phase") in (None, "setup"):
-        return "Characters are being chosen." if view.get("turn_phase") == "setup" else ""
-    whose = "your turn" if cur == me else f"{names.get(cur, 'a player')}'s turn"
-    return f"Turn {view.get('turn')} · {whose} · {str(view.get('turn_phase')).capitalize()} phase"
+        return _("Characters are being chosen.") if view.get("turn_phase") == "setup" else ""
+    tp = view.get("turn_phase")
+    phase = TURN_PHASES.get(tp, str(tp).capitalize())
+    if cur == me:
+        return _("Turn %(turn)s · your turn · %(phase)s phase") % {
+            "turn": view.get("turn"), "phase": phase}
+    return _("Turn %(turn)s · %(player)s's turn · %(phase)s phase") % {
+        "turn": view.get("turn"), "player": names.get(cur, _("a player")), "phase": phase}
 
 
 def now_sentence(view: dict[str, Any], names: dict[int, str], me: int | None, *,
@@ -154,19 +200,20 @@ def now_sentence(view: dict[str, Any], names: dict[int, str], me: int | None, *,
     if view.get("over") or not ask:
         return ""
     if me is None:
-        return "You are watching: only seated players answer."
+        return _("You are watching: only seated players answer.")
     if not running:
-        return "The game is paused: nobody can answer now."
+        return _("The game is paused: nobody can answer now.")
     if your_move:
-        return "Your move: answer below before the deadline."
+        return _("Your move: answer below before the deadline.")
     if answered:
-        return "Your answer is in: waiting for the others."
+        return _("Your answer is in: waiting for the others.")
     if ask.get("kind") == "negate_window":
-        return "Nothing for you to do now: anyone holding a Negate may answer."
-    others = [names.get(s, "a player") for s in ask.get("awaited") or [] if s != me]
+        return _("Nothing for you to do now: anyone holding a Negate may answer.")
+    others = [names.get(s, _("a player")) for s in ask.get("awaited") or [] if s != me]
     if not others:
-        return "Nothing for you to do now."
-    return "Nothing for you to do now: waiting for " + ", ".join(others) + "."
+        return _("Nothing for you to do now.")
+    return _("Nothing for you to do now: waiting for %(players)s.") % {
+        "players": say(others)}
 
 
 def default_sentence(view: dict[str, Any], default: dict[str, Any] | None) -> str:
@@ -174,31 +221,42 @@ def default_sentence(view: dict[str, Any], default: dict[str, Any] | None) -> st
     if not default:
         return ""
     if default.get("end"):
-        return "your Play phase ends."
+        return _("your Play phase ends.")
     if default.get("decline"):
-        return "you decline."
+        return _("you decline.")
     if default.get("pass"):
-        return "you pass."
+        return _("you pass.")
     if default.get("no"):
-        return "you answer no."
+        return _("you answer no.")
     if default.get("yes"):
-        return "you answer yes."
+        return _("you answer yes.")
     if "character" in default:
         ch = CHARACTERS.get(default["character"])
-        return f"you take {ch.name} {ch.zh}." if ch else "you take the first offer."
+        return (_("you take %(what)s.") % {"what": f"{character_name(ch.id)} {ch.zh}"} if ch
+                else _("you take the first offer."))
     if "slot" in default:
-        return f"you take {default['slot']}."
+        return _("you take %(what)s.") % {"what": _slot_label(str(default["slot"]))}
     if "suit" in default:
-        return f"you name {SUIT_NAMES.get(default['suit'], default['suit'])}."
+        return _("you name %(suit)s.") % {
+            "suit": SUIT_NAMES.get(default["suit"], default["suit"])}
     if "top" in default:
-        return "every card goes back on top in its order."
+        return _("every card goes back on top in its order.")
     if "give" in default:
-        return "you keep both cards."
+        return _("you keep both cards.")
     if "cards" in default:
-        return "you discard " + ", ".join(card_label(view, c) for c in default["cards"]) + "."
+        return _("you discard %(cards)s.") % {
+            "cards": say([card_label(view, c) for c in default["cards"]])}
     if "card" in default:
-        return f"you take {card_label(view, default['card'])}."
-    return "the stated default applies."
+        return _("you take %(what)s.") % {"what": card_label(view, default["card"])}
+    return _("the stated default applies.")
+
+
+def _slot_label(slot: str) -> str:
+    if slot.startswith("hand-"):
+        return _("hand card %(number)s") % {"number": slot[5:]}
+    if slot.startswith("judgment-"):
+        return _("judgment card %(number)s") % {"number": slot.split("-")[1]}
+    return str(EQUIP_LABELS.get(slot, slot))
 
 
 def _auto(targets: list[int], lo: int) -> dict[str, Any]:
@@ -217,19 +275,21 @@ def ask_buttons(view: dict[str, Any], names: dict[int, str]) -> list[Button]:
     if kind == "choose_character":
         for cid in legal["offered"]:
             ch = CHARACTERS[cid]
-            skills = ", ".join(SKILL_NAMES[s][0] for s in ch.skills if s in SKILL_NAMES)
-            out.append(Button(f"{ch.name} {ch.zh}", _pick(character=cid), kind="character",
-                              hint=f"{KINGDOMS[ch.kingdom][0]} · {ch.max_hp} HP · {skills}"))
+            skills = say([SKILL_NAMES[s][0] for s in ch.skills if s in SKILL_NAMES])
+            out.append(Button(f"{character_name(cid)} {ch.zh}", _pick(character=cid),
+                              kind="character",
+                              hint=_("%(kingdom)s · %(hp)s HP · %(skills)s") % {
+                                  "kingdom": KINGDOMS[ch.kingdom][0], "hp": ch.max_hp,
+                                  "skills": skills}))
     elif kind == "play":
         for a in legal["actions"]:
             if a.get("end"):
-                out.append(Button("End Play phase", _pick(end=True), kind="end"))
+                out.append(Button(_("End Play phase"), _pick(end=True), kind="end"))
             elif "use" in a:
                 name = card_name(a["as"])
-                real = CARD_TYPES.get((view.get("cards") or {}).get(str(a["use"]), {}).get("id", ""),
-                                      ("",))[0]
-                label = (f"Use {L(a['use'])}" if real == name else
-                         f"{L(a['use'])} as {name}")
+                real = card_name((view.get("cards") or {}).get(str(a["use"]), {}).get("id", ""))
+                label = (_("Use %(card)s") % {"card": L(a["use"])} if real == name else
+                         _("%(card)s as %(name)s") % {"card": L(a["use"]), "name": name})
                 if a.get("skill"):
                     label += f" [{skill_name(a['skill'])}]"
                 ts = list(a.get("targets") or [])
@@ -237,19 +297,22 @@ def ask_buttons(view: dict[str, Any], names: dict[int, str]) -> list[Button]:
                 hint = ""
                 if a.get("max", 0) > 0:
                     meta = {"_t": 1, **_auto(ts, a.get("min", 0))}
-                    hint = "targets: " + ", ".join(f"{names.get(t, 'seat')} ({t})" for t in ts)
+                    seat_word = _("seat")
+                    hint = _("targets: %(players)s") % {"players": say(
+                        [f"{names.get(t, seat_word)} ({t})" for t in ts])}
                     if a.get("max", 1) > 1:
-                        hint += f" (up to {a['max']})"
+                        hint += " " + _("(up to %(count)s)") % {"count": a["max"]}
                 if a["as"] == "collateral":
                     meta["_s"] = 1
-                    hint += "; then choose who they must Kill"
+                    hint += _("; then choose who they must Kill")
                 out.append(Button(label, _pick(use=a["use"], **{"as": a["as"]}, **meta),
                                   kind="use", hint=hint, card=a["use"], targets=ts))
             elif "use_pair" in a:
                 ts = list(a.get("targets") or [])
-                out.append(Button("2 selected hand cards as Kill [Serpent Spear]",
+                out.append(Button(_("2 selected hand cards as %(card)s [%(skill)s]") % {
+                                      "card": card_name("slash"), "skill": card_name("spear")},
                                   _pick(**{"as": "slash", "_u": 1, "_t": 1}, **_auto(ts, 1)),
-                                  kind="skill", hint="select 2 hand cards and a target",
+                                  kind="skill", hint=_("select 2 hand cards and a target"),
                                   targets=ts))
             elif "skill" in a:
                 meta = {}
@@ -257,80 +320,96 @@ def ask_buttons(view: dict[str, Any], names: dict[int, str]) -> list[Button]:
                 if a.get("max_cards", 0) > 0:
                     meta["_c"] = 1
                     lo, hi = a.get("min_cards", 0), a.get("max_cards", 0)
-                    hint.append(f"select {lo}" + (f"–{hi}" if hi != lo else "") + " card(s)")
+                    hint.append(ngettext("select %(range)s card", "select %(range)s cards", hi)
+                                % {"range": f"{lo}–{hi}" if hi != lo else lo})
                 ts = list(a.get("targets") or [])
                 if a.get("max_targets", 0) > 0:
                     meta.update({"_t": 1, **_auto(ts, a.get("min_targets", 0))})
                     if a.get("ordered"):
                         meta["_o"] = 1
-                    hint.append(f"{a.get('min_targets')}–{a.get('max_targets')} target(s)"
-                                + (" in order" if a.get("ordered") else ""))
+                    rng = {"range": f"{a.get('min_targets')}–{a.get('max_targets')}"}
+                    hint.append((_("%(range)s targets in order") if a.get("ordered")
+                                 else _("%(range)s targets")) % rng)
                 out.append(Button(skill_name(a["skill"]), _pick(skill=a["skill"], **meta),
                                   kind="skill", hint="; ".join(hint), targets=ts))
     elif kind in ("respond", "borrowed_sword"):
         want = legal.get("name", "slash")
         for o in legal.get("cards", []):
-            label = f"Play {L(o['card'])}" + (f" as {card_name(o['as'])}"
-                                              if (view.get("cards") or {}).get(str(o["card"]), {}).get("id") != o["as"] else "")
+            label = (_("Play %(card)s as %(name)s") % {"card": L(o["card"]),
+                                                       "name": card_name(o["as"])}
+                     if (view.get("cards") or {}).get(str(o["card"]), {}).get("id") != o["as"]
+                     else _("Play %(card)s") % {"card": L(o["card"])})
             if o.get("skill"):
                 label += f" [{skill_name(o['skill'])}]"
             out.append(Button(label, _pick(card=o["card"], **{"as": o["as"]}), kind="card",
                               card=o["card"], primary=True))
         if legal.get("pair"):
-            out.append(Button(f"2 selected hand cards as {card_name(want)} [Serpent Spear]",
-                              _pick(_c=1), kind="skill", hint="select 2 hand cards"))
+            out.append(Button(_("2 selected hand cards as %(card)s [%(skill)s]") % {
+                                  "card": card_name(want), "skill": card_name("spear")},
+                              _pick(_c=1), kind="skill", hint=_("select 2 hand cards")))
         if legal.get("armor"):
-            out.append(Button("Try Eight Trigrams (judge: red = Dodge)", _pick(armor=True),
-                              kind="skill"))
+            out.append(Button(_("Try %(armor)s (judge: red = %(card)s)") % {
+                                  "armor": card_name("eight_diagram"), "card": card_name("jink")},
+                              _pick(armor=True), kind="skill"))
         if legal.get("lord_skill"):
-            out.append(Button("Ask for help (lord skill)", _pick(lord_skill=True), kind="skill"))
-        out.append(Button("Decline", _pick(decline=True), kind="decline"))
+            out.append(Button(_("Ask for help (lord skill)"), _pick(lord_skill=True),
+                              kind="skill"))
+        out.append(Button(_("Decline"), _pick(decline=True), kind="decline"))
     elif kind == "negate_window":
         for c in legal.get("negates", []):
-            out.append(Button(f"Negate with {L(c)}", _pick(negate=c), kind="card", card=c,
-                              primary=True))
-        out.append(Button("Pass", _pick(**{"pass": True}), kind="decline"))
+            out.append(Button(_("Negate with %(card)s") % {"card": L(c)}, _pick(negate=c),
+                              kind="card", card=c, primary=True))
+        out.append(Button(_("Pass"), _pick(**{"pass": True}), kind="decline"))
     elif kind == "rescue":
         for c in legal.get("cards", []):
-            out.append(Button(f"Use {L(c)} as Peach", _pick(peaches=[c]), kind="card", card=c,
-                              primary=True))
+            out.append(Button(_("Use %(card)s as %(name)s") % {"card": L(c),
+                                                                "name": card_name("peach")},
+                              _pick(peaches=[c]), kind="card", card=c, primary=True))
         if legal.get("max", 1) > 1 and len(legal.get("cards", [])) > 1:
-            out.append(Button("Use the selected cards as Peaches", _pick(_p=1), kind="skill",
-                              hint=f"up to {legal['max']}"))
-        out.append(Button("Pass", _pick(**{"pass": True}), kind="decline"))
+            out.append(Button(_("Use the selected cards as %(name)s") % {
+                                  "name": card_name("peach")}, _pick(_p=1), kind="skill",
+                              hint=_("up to %(count)s") % {"count": legal["max"]}))
+        out.append(Button(_("Pass"), _pick(**{"pass": True}), kind="decline"))
     elif kind == "discard":
-        out.append(Button(f"Discard the {legal['count']} selected card(s)", _pick(_c=1),
-                          kind="skill", hint=f"select exactly {legal['count']}", primary=True))
+        n = legal["count"]
+        out.append(Button(ngettext("Discard the %(count)s selected card",
+                                   "Discard the %(count)s selected cards", n) % {"count": n},
+                          _pick(_c=1), kind="skill",
+                          hint=_("select exactly %(count)s") % {"count": n}, primary=True))
     elif kind == "invoke":
         sk = skill_name(legal.get("skill"))
         if legal.get("skill") == "guicai":
             for c in legal.get("cards", []):
-                out.append(Button(f"{sk}: replace the judgment with {L(c)}",
+                out.append(Button(_("%(skill)s: replace the judgment with %(card)s") % {
+                                      "skill": sk, "card": L(c)},
                                   _pick(yes=True, card=c), kind="card", card=c))
         elif legal.get("targets") is not None and "max_targets" in legal:
             ts = list(legal["targets"])
-            out.append(Button(f"Use {sk}", _pick(yes=True, _t=1, **_auto(ts, legal.get("min_targets", 0))),
+            out.append(Button(_("Use %(card)s") % {"card": sk},
+                              _pick(yes=True, _t=1, **_auto(ts, legal.get("min_targets", 0))),
                               kind="skill", targets=ts,
-                              hint=f"{legal.get('min_targets')}–{legal.get('max_targets')} target(s)"))
+                              hint=_("%(range)s targets") % {
+                                  "range": f"{legal.get('min_targets')}–{legal.get('max_targets')}"}))
         else:
-            out.append(Button(f"Yes, use {sk}", _pick(yes=True), kind="skill", primary=True))
-        out.append(Button("No", _pick(no=True), kind="decline"))
+            out.append(Button(_("Yes, use %(skill)s") % {"skill": sk}, _pick(yes=True),
+                              kind="skill", primary=True))
+        out.append(Button(_("No"), _pick(no=True), kind="decline"))
     elif kind == "choose_card":
         owner = legal.get("owner")
         seat = next((p for p in view["seats"] if p["seat"] == owner), None)
         for o in legal["slots"]:
             slot = o["slot"]
             if slot.startswith("hand-"):
-                label = f"Hand card {slot[5:]} (face down)"
+                label = _("Hand card %(number)s (face down)") % {"number": slot[5:]}
             elif isinstance(o.get("card"), int):
                 where = (EQUIP_LABELS.get(slot) or
-                         ("Judgment area" if slot.startswith("judgment-") else slot))
+                         (_("Judgment area") if slot.startswith("judgment-") else slot))
                 label = f"{where}: {L(o['card'])}"
             elif seat and slot in seat["equip"]:
                 label = f"{EQUIP_LABELS.get(slot, slot)}: {L(seat['equip'][slot])}"
             elif seat and slot.startswith("judgment-"):
                 i = int(slot.split("-")[1]) - 1
-                label = (f"Judgment area: {L(seat['judgment'][i])}"
+                label = (_("Judgment area") + f": {L(seat['judgment'][i])}"
                          if i < len(seat["judgment"]) else slot)
             else:
                 label = slot
@@ -340,31 +419,36 @@ def ask_buttons(view: dict[str, Any], names: dict[int, str]) -> list[Button]:
             out.append(Button(SUIT_NAMES.get(s, s), _pick(suit=s), kind="suit"))
     elif kind == "pick_revealed":
         for c in legal.get("cards", []):
-            out.append(Button(f"Take {L(c)}", _pick(card=c), kind="card", card=c))
+            out.append(Button(_("Take %(card)s") % {"card": L(c)}, _pick(card=c), kind="card",
+                              card=c))
     elif kind == "arrange":
-        out.append(Button("Arrange as chosen", _pick(_arr=list(legal["cards"])), kind="skill",
-                          primary=True))
-        out.append(Button("All back on top, in order", _pick(top=list(legal["cards"]), bottom=[]),
-                          kind="decline"))
+        out.append(Button(_("Arrange as chosen"), _pick(_arr=list(legal["cards"])),
+                          kind="skill", primary=True))
+        out.append(Button(_("All back on top, in order"),
+                          _pick(top=list(legal["cards"]), bottom=[]), kind="decline"))
     elif kind == "distribute":
-        out.append(Button("Give as chosen", _pick(_give=list(legal["cards"])), kind="skill",
+        out.append(Button(_("Give as chosen"), _pick(_give=list(legal["cards"])), kind="skill",
                           primary=True))
-        out.append(Button("Keep both", _pick(keep=True), kind="decline"))
+        out.append(Button(_("Keep both"), _pick(keep=True), kind="decline"))
     elif kind == "optional_cost":
         meta = {"_c": 1}
         ts = list(legal.get("targets") or [])
         if ts:
             meta.update({"_tt": 1, **_auto(ts, 1)})
-        out.append(Button(f"Pay {legal['count']} selected card(s)", _pick(**meta), kind="skill",
-                          hint=f"select exactly {legal['count']}" + ("; choose the new target"
-                                                                     if ts else ""),
-                          targets=ts, primary=True))
-        out.append(Button("Decline", _pick(decline=True), kind="decline"))
+        n = legal["count"]
+        hint = _("select exactly %(count)s") % {"count": n}
+        if ts:
+            hint += _("; choose the new target")
+        out.append(Button(ngettext("Pay %(count)s selected card", "Pay %(count)s selected cards",
+                                   n) % {"count": n}, _pick(**meta), kind="skill",
+                          hint=hint, targets=ts, primary=True))
+        out.append(Button(_("Decline"), _pick(decline=True), kind="decline"))
     return out
 
 
 def _names(seats: list[Seat]) -> dict[int, str]:
-    return {s.number: (shown_name(s.user.get_username()) if s.user_id else f"bot {s.number}")
+    return {s.number: (shown_name(s.user.get_username()) if s.user_id
+                       else _("bot %(number)s") % {"number": s.number})
             for s in seats if s.number is not None}
 
 
@@ -390,7 +474,7 @@ def table_context(request: HttpRequest, match: Match, *, error: str | None = Non
     names = _names(seat_rows)
     bots = {s.number for s in seat_rows if s.is_bot}
     me = seat.number if seat is not None else None
-    lang = "zh" if (getattr(request, "LANGUAGE_CODE", "") or "").startswith("zh") else "en"
+    lang = getattr(request, "LANGUAGE_CODE", "") or "en"  # engine Msgs said in it (games.lib.text)
     diary = list(selectors.diary_for_seat(match, me, lang=lang, omniscient=omniscient,
                                           names=names))
     diary.reverse()
@@ -457,15 +541,20 @@ def board_context(view: dict[str, Any], me: int | None, names: dict[int, str], *
         ch = CHARACTERS.get(p["character"]) if p.get("character") else None
         character = None
         if ch is not None:
-            character = {"id": ch.id, "name": ch.name, "zh": ch.zh, "kingdom": ch.kingdom,
-                         "kingdom_name": " ".join(KINGDOMS[ch.kingdom]),
-                         "skills": [(s, *SKILL_NAMES.get(s, (s, ""))) for s in ch.skills],
+            character = {"id": ch.id, "name": character_name(ch.id), "zh": ch.zh,
+                         "kingdom": ch.kingdom,
+                         "kingdom_name": " ".join(str(k) for k in KINGDOMS[ch.kingdom]),
+                         "skills": [(s, *((str(say(SKILL_NAMES[s][0])), SKILL_NAMES[s][1])
+                                          if s in SKILL_NAMES else (s, ""))) for s in ch.skills],
                          "url": reverse("sanguosha:character", args=[ch.id])}
-        ident = IDENTITY_NAMES.get(p["identity"]) if p.get("identity") else None
+        ident = ((identity_name(p["identity"]), IDENTITY_NAMES[p["identity"]][1])
+                 if p.get("identity") in IDENTITY_NAMES else None)
         equip = [(EQUIP_LABELS[slot], c) for slot in EQUIP_LABELS
                  if (c := _card(view, p["equip"].get(slot))) is not None]
         seats.append(SeatShow(
-            number=p["seat"], name=names.get(p["seat"], f"seat {p['seat'] + 1}"), is_you=p["seat"] == me,
+            number=p["seat"],
+            name=names.get(p["seat"], _("seat %(number)s") % {"number": p["seat"] + 1}),
+            is_you=p["seat"] == me,
             is_current=(p["seat"] == view.get("current") and not view.get("over")
                         and view.get("turn_phase") != "setup"), alive=p["alive"],
             hp=p["hp"], max_hp=p["max_hp"],
@@ -521,5 +610,15 @@ def board_context(view: dict[str, Any], me: int | None, names: dict[int, str], *
     ctx["selectable"] = bool(buttons) and any(
         '"_c"' in b.value or '"_p"' in b.value or '"_u"' in b.value for b in buttons)
     winners = view.get("winners") or []
-    ctx["winner_names"] = [names.get(w, f"seat {w + 1}") for w in winners]
+    ctx["winner_names"] = [names.get(w, _("seat %(number)s") % {"number": w + 1}) for w in winners]
     return ctx
+
+
+#: the phase kinds' labels ("ask:<kind>" → games_tags.phase_label), for the catalogue
+PHASE_LABELS = (pgettext_lazy("phase", "Choose character"), pgettext_lazy("phase", "Play"),
+                pgettext_lazy("phase", "Respond"), pgettext_lazy("phase", "Negate window"),
+                pgettext_lazy("phase", "Rescue"), pgettext_lazy("phase", "Discard"),
+                pgettext_lazy("phase", "Invoke"), pgettext_lazy("phase", "Choose card"),
+                pgettext_lazy("phase", "Choose option"), pgettext_lazy("phase", "Pick revealed"),
+                pgettext_lazy("phase", "Arrange"), pgettext_lazy("phase", "Distribute"),
+                pgettext_lazy("phase", "Borrowed sword"), pgettext_lazy("phase", "Optional cost"))

@@ -16,6 +16,7 @@ from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.exceptions import ApplicationError
@@ -32,14 +33,15 @@ from sanguosha.forms import TableCreateForm, schedule_for
 from sanguosha.models import CardType, Character, Skill
 
 SLUG = "sanguosha"
-ANSWER_SAVED = "Your answer is in."
-ANSWER_REOPENED = "You can change your answer until the ask closes."
-NOT_A_PLAYER = "You do not have a seat at this table."
-NOT_THIS_GAME = "This match is not a Three Kingdoms Kill table."
-SAT_DOWN = "You sit at the table."
-STARTED = "Identities are dealt: the lord chooses a character first."
-NOT_ALLOWED_TO_START = "Only the table's host or the director can start it."
-DAMAGED = "This form is damaged (phase_id is not a number); reload the page and try again."
+ANSWER_SAVED = gettext_lazy("Your answer is in.")
+ANSWER_REOPENED = gettext_lazy("You can change your answer until the ask closes.")
+NOT_A_PLAYER = gettext_lazy("You do not have a seat at this table.")
+NOT_THIS_GAME = gettext_lazy("This match is not a Three Kingdoms Kill table.")
+SAT_DOWN = gettext_lazy("You sit at the table.")
+STARTED = gettext_lazy("Identities are dealt: the lord chooses a character first.")
+NOT_ALLOWED_TO_START = gettext_lazy("Only the table's host or the director can start it.")
+DAMAGED = gettext_lazy("This form is damaged (phase_id is not a number); reload the page "
+                       "and try again.")
 
 
 def _get_table(request: HttpRequest, match_id: int) -> Match:
@@ -81,7 +83,8 @@ def table_create(request: HttpRequest) -> HttpResponse:
                 form.add_error(None, exc.message)
                 status = exc.client_status
             else:
-                messages.success(request, "The table is set. Share it; start when everyone sits.")
+                messages.success(request, gettext_lazy(
+                    "The table is set. Share it; start when everyone sits."))
                 return redirect("sanguosha:table", match_id=match.pk)
     return render(request, "sanguosha/create.html", {"form": form}, status=status)
 

@@ -26,6 +26,8 @@ from collections import Counter
 from itertools import combinations_with_replacement
 from typing import Any
 
+from games.rules import T
+
 from diceslayer.engine.orders import legal_orders, order_to_json, removal_count
 from diceslayer.engine.rules.patterns import pattern_of, targets_of
 from diceslayer.engine.state import (
@@ -396,15 +398,21 @@ def _choose(state: State, seat: int) -> tuple[Order, str] | None:
         if not ranked:
             return None
         val, order, gain = ranked[0]
-        what = f"spend a wild die as a {order.face}" if isinstance(order, Wild) \
-            else f"pick a {order.face}"
-        if gain:
-            why = (f"{what}: it scores {gain} points now, and it has the best expected value "
-                   f"over the next two roll-ins ({val:.1f}).")
+        # Msgs: the page says them in the reader's language
+        p = {"face": order.face, "points": gain, "value": f"{val:.1f}"}
+        if isinstance(order, Wild):
+            why = (T("Spend a wild die as a %(face)s: it scores %(points)s points now, and it has "
+                     "the best expected value over the next two roll-ins (%(value)s).", **p)
+                   if gain else
+                   T("Spend a wild die as a %(face)s: nothing scores now; this keeps the best "
+                     "expected value over the next two roll-ins (%(value)s).", **p))
         else:
-            why = (f"{what}: nothing scores now; this keeps the best expected value over the "
-                   f"next two roll-ins ({val:.1f}).")
-        return order, why[0].upper() + why[1:]
+            why = (T("Pick a %(face)s: it scores %(points)s points now, and it has the best "
+                     "expected value over the next two roll-ins (%(value)s).", **p)
+                   if gain else
+                   T("Pick a %(face)s: nothing scores now; this keeps the best expected value "
+                     "over the next two roll-ins (%(value)s).", **p))
+        return order, why
     ranked_v = versus_choices(state, seat)
     if not ranked_v:
         return None

@@ -1,5 +1,8 @@
 """Diary sentences for Dice Slayer events, in English and Japanese (pure, no Django).
 
+The English ones are ``games.rules.Msg`` (message id + parameters): the app layer says
+them in the reader's language from the catalogues (games/lib/text.py).
+
 Every event of this game is public; ``viewer`` only turns "seat 0" into "you".
 """
 
@@ -7,15 +10,15 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from games.rules import Event
+from games.rules import Event, Msg, T, Tc, Tn
 
 
 def _who(seat: Any, viewer: int | None, lang: str,
          names: Mapping[int, str] | None = None) -> str:
     if seat is None:
-        return "nobody" if lang == "en" else "なし"
+        return T("nobody") if lang == "en" else "なし"
     if viewer is not None and seat == viewer:
-        return "You" if lang == "en" else "あなた"
+        return Tc("diceslayer subject", "You") if lang == "en" else "あなた"
     if names is not None and int(seat) in names:
         return names[int(seat)]
     return f"Player {int(seat) + 1}" if lang == "en" else f"プレイヤー{int(seat) + 1}"
@@ -25,61 +28,88 @@ def _faces(faces: Any) -> str:
     return ", ".join(str(f) for f in faces) if faces else "-"
 
 
-def _obj(who: str) -> str:
-    return "you" if who == "You" else who
+def _obj(who: Any) -> Any:
+    return Tc("diceslayer object", "you") if who == "You" else who
 
 
-def _dropped(d: dict[str, Any]) -> str:
-    return "" if d.get("dropped") is None else f" ({d['dropped']} left the stock)"
+def _dropped(d: dict[str, Any]) -> Any:
+    return "" if d.get("dropped") is None else T(" (%(count)s left the stock)", count=d["dropped"])
 
 
-_REASON_EN = {"roll_in": "rolled in", "start": "rolled to decide who starts",
-              "attack": "received an attack of"}
+def _reason(d: dict[str, Any], w: Callable[[Any], Any]) -> Msg:
+    faces, who = _faces(d["faces"]), w(d["seat"])
+    if d["reason"] == "roll_in":
+        return T("%(who)s: rolled in %(faces)s.", who=who, faces=faces)
+    if d["reason"] == "start":
+        return T("%(who)s: rolled to decide who starts %(faces)s.", who=who, faces=faces)
+    if d["reason"] == "attack":
+        return T("%(who)s: received an attack of %(faces)s.", who=who, faces=faces)
+    return T("%(who)s: rolled %(faces)s.", who=who, faces=faces)
 
-EN: dict[str, Callable[[dict[str, Any], Callable[[Any], str]], str]] = {
-    "rolled": lambda d, w: (f"{w(d['seat'])}: {_REASON_EN.get(d['reason'], 'rolled')} "
-                            f"{_faces(d['faces'])}."),
-    "start_tie": lambda d, w: f"Both start rolls totalled {d['total']}: roll again.",
-    "first_player": lambda d, w: (f"{w(d['seat'])} moves first (totals "
-                                  f"{d['totals'][0]} and {d['totals'][1]})."),
-    "picked": lambda d, w: (f"{w(d['seat'])} picked a {d['face']}"
-                            f"{' from the opponent' if d['source'] == 'opponent' else ''}"
-                            f"; stock {_faces(d['stock'])}"
-                            f"{_dropped(d)}."),
-    "wild_used": lambda d, w: (f"{w(d['seat'])} spent a wild die as a {d['face']}; "
-                               f"stock {_faces(d['stock'])}."),
-    "matched": lambda d, w: (f"{w(d['seat'])} made a {d['pattern']} "
-                             f"({_faces(sorted(d['stock']))}) and removed "
-                             f"{len(d['removed'])} dice for {d['points']} points "
-                             f"(score {d['score']})."),
-    "clear_bonus": lambda d, w: (f"{w(d['seat'])} cleared the field: +{d['points']} "
-                                 f"(score {d['score']})."),
-    "wild_earned": lambda d, w: (f"{w(d['seat'])} earned {d['count']} wild die(s) at "
-                                 f"{d['score']} points."),
-    "game_over": lambda d, w: (f"Game over: {d['plate']} dice on the plate. Final score "
-                               f"{d['score']}."),
-    "grace_cancelled": lambda d, w: f"{w(d['seat'])} cancelled grace dice {_faces(d['faces'])}.",
-    "grace_fell": lambda d, w: (f"{w(d['seat'])}: grace dice {_faces(d['faces'])} fell "
-                                "onto the field."),
-    "attack": lambda d, w: (f"{w(d['seat'])} attacked: {_faces(d['faces'])} into the "
-                            f"{'grace zone' if d['into'] == 'grace' else 'field'} of "
-                            f"{_obj(w(d['to']))}."),
-    "set_transfer": lambda d, w: (f"{w(d['seat'])} sent the set {_faces(d['faces'])} to "
-                                  "the opponent's field."),
-    "hundred_transfer": lambda d, w: (f"{w(d['seat'])} reached {d['score']} and sent the whole "
-                                      f"field ({_faces(d['faces'])}) to the opponent."),
-    "bombed": lambda d, w: (f"{w(d['seat'])} used the bomb on {d['face']}s, removing "
-                            f"{len(d['removed'])} dice; the bomb now belongs to "
-                            f"{_obj(w(d['owner']))}."),
-    "loss_check_skipped": lambda d, w: (f"{w(d['seat'])}: the bomb skips this turn's "
-                                        "overflow check."),
-    "passed": lambda d, w: f"{w(d['seat'])} had no die to take and passed.",
-    "lost": lambda d, w: (f"{w(d['seat'])} lost: {d['field']} dice on the field (10 or more "
-                          "at the end of a turn loses, whatever the scores)."),
-    "won": lambda d, w: f"{w(d['seat'])} won with {d['score']} points.",
-    "exhausted": lambda d, w: ("No dice are left: " + ("a draw." if d['winner'] is None
-                               else f"{w(d['winner'])} won on points.")),
+
+def _picked(d: dict[str, Any], w: Callable[[Any], Any]) -> Msg:
+    p = {"who": w(d["seat"]), "face": d["face"], "stock": _faces(d["stock"]),
+         "dropped": _dropped(d)}
+    if d["source"] == "opponent":
+        return T("%(who)s picked a %(face)s from the opponent; stock %(stock)s%(dropped)s.", **p)
+    return T("%(who)s picked a %(face)s; stock %(stock)s%(dropped)s.", **p)
+
+
+EN: dict[str, Callable[[dict[str, Any], Callable[[Any], Any]], Any]] = {
+    "rolled": _reason,
+    "start_tie": lambda d, w: T("Both start rolls totalled %(total)s: roll again.", total=d["total"]),
+    "first_player": lambda d, w: T("%(who)s moves first (totals %(a)s and %(b)s).",
+                                   who=w(d["seat"]), a=d["totals"][0], b=d["totals"][1]),
+    "picked": _picked,
+    "wild_used": lambda d, w: T("%(who)s spent a wild die as a %(face)s; stock %(stock)s.",
+                                who=w(d["seat"]), face=d["face"], stock=_faces(d["stock"])),
+    "matched": lambda d, w: Tn("%(who)s made a %(pattern)s (%(faces)s) and removed %(count)s die "
+                               "for %(points)s points (score %(score)s).",
+                               "%(who)s made a %(pattern)s (%(faces)s) and removed %(count)s dice "
+                               "for %(points)s points (score %(score)s).", len(d["removed"]),
+                               who=w(d["seat"]), pattern=PATTERNS.get(d["pattern"], d["pattern"]),
+                               faces=_faces(sorted(d["stock"])), count=len(d["removed"]),
+                               points=d["points"], score=d["score"]),
+    "clear_bonus": lambda d, w: T("%(who)s cleared the field: +%(points)s (score %(score)s).",
+                                  who=w(d["seat"]), points=d["points"], score=d["score"]),
+    "wild_earned": lambda d, w: Tn("%(who)s earned %(count)s wild die at %(score)s points.",
+                                   "%(who)s earned %(count)s wild dice at %(score)s points.",
+                                   d["count"], who=w(d["seat"]), count=d["count"],
+                                   score=d["score"]),
+    "game_over": lambda d, w: T("Game over: %(plate)s dice on the plate. Final score %(score)s.",
+                                plate=d["plate"], score=d["score"]),
+    "grace_cancelled": lambda d, w: T("%(who)s cancelled grace dice %(faces)s.", who=w(d["seat"]),
+                                      faces=_faces(d["faces"])),
+    "grace_fell": lambda d, w: T("%(who)s: grace dice %(faces)s fell onto the field.",
+                                 who=w(d["seat"]), faces=_faces(d["faces"])),
+    "attack": lambda d, w: (
+        T("%(who)s attacked: %(faces)s into the grace zone of %(target)s.", who=w(d["seat"]),
+          faces=_faces(d["faces"]), target=_obj(w(d["to"]))) if d["into"] == "grace" else
+        T("%(who)s attacked: %(faces)s into the field of %(target)s.", who=w(d["seat"]),
+          faces=_faces(d["faces"]), target=_obj(w(d["to"])))),
+    "set_transfer": lambda d, w: T("%(who)s sent the set %(faces)s to the opponent's field.",
+                                   who=w(d["seat"]), faces=_faces(d["faces"])),
+    "hundred_transfer": lambda d, w: T("%(who)s reached %(score)s and sent the whole field "
+                                       "(%(faces)s) to the opponent.", who=w(d["seat"]),
+                                       score=d["score"], faces=_faces(d["faces"])),
+    "bombed": lambda d, w: Tn("%(who)s used the bomb on %(face)ss, removing %(count)s die; the "
+                              "bomb now belongs to %(owner)s.",
+                              "%(who)s used the bomb on %(face)ss, removing %(count)s dice; the "
+                              "bomb now belongs to %(owner)s.", len(d["removed"]),
+                              who=w(d["seat"]), face=d["face"], count=len(d["removed"]),
+                              owner=_obj(w(d["owner"]))),
+    "loss_check_skipped": lambda d, w: T("%(who)s: the bomb skips this turn's overflow check.",
+                                         who=w(d["seat"])),
+    "passed": lambda d, w: T("%(who)s had no die to take and passed.", who=w(d["seat"])),
+    "lost": lambda d, w: T("%(who)s lost: %(count)s dice on the field.", who=w(d["seat"]),
+                           count=d["field"]),
+    "won": lambda d, w: T("%(who)s won with %(score)s points.", who=w(d["seat"]),
+                          score=d["score"]),
+    "exhausted": lambda d, w: (T("No dice are left: a draw.") if d["winner"] is None else
+                               T("No dice are left: %(who)s won on points.",
+                                 who=w(d["winner"]))),
 }
+PATTERNS: dict[str, Msg] = {"set": Tc("diceslayer pattern", "set"), "run": Tc("diceslayer pattern", "run")}
 
 _REASON_JA = {"roll_in": "ダイスを振って追加", "start": "先手決めのダイス",
               "attack": "攻撃のダイス"}

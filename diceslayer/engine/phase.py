@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from games.rules import Outcome, PhaseSpec
+from games.rules import Outcome, PhaseSpec, T
 
 from diceslayer.engine.state import State
 
-DEFAULT_TEXT_VERSUS = (
+DEFAULT_TEXT_VERSUS = T(
     "If time runs out, the server picks for you the die (from your own field, then your "
     "opponent's) that removes the most dice now, ties to the lowest face; if none removes "
     "anything, the lowest die of your own field. It never spends the bomb.")
-DEFAULT_TEXT_SOLO = (
+DEFAULT_TEXT_SOLO = T(
     "Solo has no deadline; a default move picks the die that removes the most dice now, "
     "else the lowest die on the plate.")
 

@@ -15,7 +15,7 @@ import datetime
 import hashlib
 from typing import Any, Mapping, Sequence
 
-from games.rules import ConfigField, Event, InvalidConfig
+from games.rules import ConfigField, Event, InvalidConfig, T
 
 from diceslayer.engine.rules.dice import Dice, SeededDice
 from diceslayer.engine.rules.resolve import roll_in_count, settle_versus1
@@ -23,15 +23,15 @@ from diceslayer.engine.state import VERSUS1_TARGET, Player, State, Variant
 
 CONFIG_SCHEMA: tuple[ConfigField, ...] = (
     ConfigField(
-        key="variant", type="choice", default=Variant.SOLO.value, label="Variant",
-        help="Solo, solo with wild dice, or one of the two versus prototypes.",
+        key="variant", type="choice", default=Variant.SOLO.value, label=T("Variant"),
+        help=T("Solo, solo with wild dice, or one of the two versus prototypes."),
         # versus 2 before the prototype 1 it replaced (most prototype 1 games end 0–0)
         choices=tuple((v.value, v.label) for v in (Variant.SOLO, Variant.SOLO_WILD,
                                                    Variant.VERSUS2, Variant.VERSUS1))),
     ConfigField(
-        key="target_score", type="int", default=0, label="Target score",
-        help="Versus prototype 2 only: the first to reach it wins. 0 = no target "
-             "(the match ends only by overflow).", min=0, max=100_000),
+        key="target_score", type="int", default=0, label=T("Target score"),
+        help=T("Versus prototype 2 only: the first to reach it wins. 0 = no target "
+               "(the match ends only by overflow)."), min=0, max=100_000),
 )
 
 

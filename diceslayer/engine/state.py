@@ -12,6 +12,8 @@ import enum
 from dataclasses import dataclass, field, replace
 from typing import Union
 
+from games.rules import T
+
 SeatId = int
 Face = int
 
@@ -41,10 +43,10 @@ class Variant(str, enum.Enum):
 
 
 VARIANT_LABELS = {
-    Variant.SOLO: "Solo",
-    Variant.SOLO_WILD: "Solo with wild dice",
-    Variant.VERSUS1: "Versus, prototype 1 — most games end 0–0 (grace zones)",
-    Variant.VERSUS2: "Versus, prototype 2 (attacks and the bomb)",
+    Variant.SOLO: T("Solo"),
+    Variant.SOLO_WILD: T("Solo with wild dice"),
+    Variant.VERSUS1: T("Versus, prototype 1 — most games end 0–0 (grace zones)"),
+    Variant.VERSUS2: T("Versus, prototype 2 (attacks and the bomb)"),
 }
 
 # Solo ends when the plate holds this many or more at the end of a round (§1.5, §2.4).

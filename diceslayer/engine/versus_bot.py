@@ -55,6 +55,8 @@ from collections import Counter
 from itertools import combinations_with_replacement
 from typing import Any
 
+from games.rules import Msg, T, Tn
+
 from diceslayer.engine.rules.patterns import targets_of
 from diceslayer.engine.state import (
     CLEAR_BONUS, VERSUS_LOSS_AT, Bomb, Order, Pick, Source, State, Variant,
@@ -723,45 +725,48 @@ def leaf_value(state: State, seat: int) -> float:
                         opp.score, len(opp.grace))
 
 
-def explain(state: State, seat: int, order: Order, value: float, r: tuple[Any, ...]) -> str:
-    """One line: what the move does now, and that it is the best expected over two rolls."""
+def explain(state: State, seat: int, order: Order, value: float, r: tuple[Any, ...]) -> Msg:
+    """One line: what the move does now, and that it is the best expected over two rolls
+    (a ``Msg``: the page says it in the reader's language)."""
+    v = f"{value:+.1f}"
     if isinstance(order, Bomb):
         removed = state.players[seat].plate.count(order.face)
-        return (f"Use the bomb on your {order.face}s: it clears {removed} dice and skips the "
-                f"overflow check; the best expected position over the next two rolls "
-                f"({value:+.1f}).")
-    src = (" from the opponent's field"
-           if isinstance(order, Pick) and order.source is Source.OPPONENT else "")
+        return T("Use the bomb on your %(face)ss: it clears %(count)s dice and skips the overflow "
+                 "check; the best expected position over the next two rolls (%(value)s).",
+                 face=order.face, count=removed, value=v)
+    from_opp = isinstance(order, Pick) and order.source is Source.OPPONENT
     me = state.players[seat]
     pts = r[-1] if state.variant is Variant.VERSUS1 else r[7]
     m = r[8] if state.variant is Variant.VERSUS1 else r[6]
-    parts = []
+    parts: list[Msg] = []
     if pts:
-        parts.append(f"it scores {pts} points")
+        parts.append(T("it scores %(points)s points", points=pts))
     if m:
-        where = "grace zone" if state.variant is Variant.VERSUS1 else "field"
-        parts.append(f"rolls {m} {'die' if m == 1 else 'dice'} into the opponent's {where}")
+        parts.append(Tn("it rolls %(count)s die into the opponent's grace zone",
+                        "it rolls %(count)s dice into the opponent's grace zone", m, count=m)
+                     if state.variant is Variant.VERSUS1 else
+                     Tn("it rolls %(count)s die into the opponent's field",
+                        "it rolls %(count)s dice into the opponent's field", m, count=m))
     if state.variant is Variant.VERSUS2:
         stock = (me.stock + (order.face,))[-3:]
         if len(stock) == 3 and len(set(stock)) == 1:
-            parts.append("moves three dice onto the opponent's field")
+            parts.append(T("it moves three dice onto the opponent's field"))
         if (me.score + pts) // 100 > me.score // 100:
-            parts.append("passes your whole field to the opponent")
-    if not parts:
-        now = "nothing scores now"
-    else:
-        now = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-        now = now if now.startswith("it ") else "it " + now
+            parts.append(T("it passes your whole field to the opponent"))
+    now: Any = parts if parts else T("nothing scores now")
     if value >= WIN - 1e-6:
-        tail = "it wins within two rolls whatever the dice and the reply"
+        tail = T("it wins within two rolls whatever the dice and the reply")
     elif value >= WIN / 2:
-        tail = f"it wins within two rolls in most lines ({value:+.1f})"
+        tail = T("it wins within two rolls in most lines (%(value)s)", value=v)
     elif value <= -WIN + 1e-6:
-        tail = "every move can lose within two rolls; this one is the least bad"
+        tail = T("every move can lose within two rolls; this one is the least bad")
     else:
-        tail = (f"it keeps the best expected position over the opponent's reply and the next "
-                f"two rolls ({value:+.1f})")
-    return f"Pick a {order.face}{src}: {now}; {tail}."
+        tail = T("it keeps the best expected position over the opponent's reply and the next "
+                 "two rolls (%(value)s)", value=v)
+    if from_opp:
+        return T("Pick a %(face)s from the opponent's field: %(now)s; %(tail)s.",
+                 face=order.face, now=now, tail=tail)
+    return T("Pick a %(face)s: %(now)s; %(tail)s.", face=order.face, now=now, tail=tail)
 
 
 __all__ = ["versus_choices", "leaf_value", "explain", "roll_outcomes", "pack", "unpack",

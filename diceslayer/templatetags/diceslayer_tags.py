@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django import template
 from django.utils.html import format_html, mark_safe
+from django.utils.translation import gettext
 
 register = template.Library()
 
@@ -32,7 +33,7 @@ def die(face, css: str = "") -> str:
     pips = PIPS.get(value, ())
     circles = mark_safe("".join(
         f'<circle cx="{x}" cy="{y}" r="9" class="pip"/>' for x, y in pips))
-    label = str(value) if pips else "empty"
+    label = str(value) if pips else gettext("empty")
     return format_html(
         '<svg class="die die-{} {}" viewBox="0 0 100 100" role="img" aria-label="{}">'
         '<rect x="4" y="4" width="92" height="92" rx="18" class="face"/>{}</svg>',

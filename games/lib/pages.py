@@ -423,7 +423,7 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
         "can_start": bool(match.status == Match.Status.FORMING
                           and (user.is_staff or is_creator)),
         "invite_url": invite_url, "outcome": outcome,
-        "outcome_winners": [names.get(w, f"seat {w + 1}")
+        "outcome_winners": [names.get(w, gettext("seat %(number)s") % {"number": w + 1})
                             for w in (outcome or {}).get("winners", [])],
         "forming": (Lazy(lambda: forming_summary(match, game))
                     if match.status == Match.Status.FORMING else None),

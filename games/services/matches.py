@@ -19,9 +19,10 @@ from accounts.verification import is_verified
 from config.textclean import clean_name
 from games import signals
 from games.exceptions import ApplicationError
+from games.lib.text import to_json
 from games.models import DirectorAction, Match, Phase, Seat, Snapshot
 from games.registry import GameEntry, UnknownGame, get_game
-from games.rules import RulesError
+from games.rules import RulesError, T
 from games.services import notifications
 from games.services.phases import phase_open
 from games.services import news
@@ -277,7 +278,8 @@ def match_end(*, match: Match, actor, reason: str, now: datetime | None = None) 
         Seat.objects.filter(match=locked).update(next_nag_at=None)
         locked.status = Match.Status.CANCELLED if was_forming else Match.Status.FINISHED
         locked.finished_at = now
-        locked.outcome = {"winners": [], "summary": f"Ended by the director: {reason}",
+        ended = T("Ended by the director: %(reason)s", reason=reason)
+        locked.outcome = {"winners": [], "summary": str(ended), "summary_msg": to_json(ended),
                           "ended_by_director": True}
         locked.version += 1
         locked.needs_director = False

@@ -13,6 +13,7 @@ from django.utils.timezone import now as timezone_now
 from django.utils.translation import gettext_noop
 
 from games.exceptions import ApplicationError
+from games.lib.text import say
 from games.models import CheckIn, Match, Order, Seat
 from games.registry import get_rules
 from games.rules import IllegalOrder, InvalidOrder, RulesError
@@ -28,12 +29,13 @@ ORDER_NOT_OBJECT = gettext_noop("An order must be a JSON object.")
 
 def rules_error_to_application(exc: RulesError) -> ApplicationError:
     """Engine refusal → ApplicationError: the status the game's rules give the code
-    (``exc.status``, e.g. killgame.md §19: ``WRONG_PHASE`` 409, ``PLAYER_DEAD`` 403), else
+    (``exc.status``, e.g. a rules' error table: ``WRONG_PHASE`` 409, ``PLAYER_DEAD`` 403), else
     malformed 400, not allowed now 422."""
     status = exc.status or (
         400 if isinstance(exc, InvalidOrder) else 422 if isinstance(exc, IllegalOrder) else 400)
-    return ApplicationError(exc.reason, code=exc.code, status=status, field=exc.field,
-                            details=exc.details)
+    # an engine's reason may be a games.rules.Msg: said in the reader's language
+    return ApplicationError(str(say(exc.reason)), code=exc.code, status=status,
+                            field=exc.field, details=exc.details)
 
 
 def order_submit(*, match: Match, seat: Seat, payload: Any, phase_id: int | None = None,

@@ -26,13 +26,14 @@ from django.utils.translation import gettext_noop
 
 from games import signals
 from games.exceptions import ApplicationError
+from games.lib import text
 from games.lib.oncommit import deferred
 from games.lib.seeds import phase_seed
 from games.lib.transient import is_database_outage, is_transient
 from games.models import (CheckIn, DirectorAction, Match, Order, Phase, Seat,
                           Snapshot, SweepHeartbeat)
 from games.registry import get_rules
-from games.rules import Event, RulesError
+from games.rules import Event, Msg, RulesError
 from games.selectors import phase_all_checked_in
 from games.services import news, notifications
 from games.services.diary import DiaryRow, diary_insert, diary_rows
@@ -212,6 +213,8 @@ def _resolve_one(*, match: Match, phase: Phase, seats: list[Seat], acted: set[in
         match.status = Match.Status.FINISHED
         match.finished_at = now
         match.outcome = ({"winners": sorted(outcome.winners), "summary": outcome.summary,
+                          "summary_msg": text.to_json(outcome.summary)
+                          if isinstance(outcome.summary, Msg) else None,
                           "scores": {str(k): v for k, v in dict(outcome.scores).items()}}
                          if outcome is not None else {"winners": [], "summary": ""})
     return closing

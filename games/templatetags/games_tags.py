@@ -8,8 +8,10 @@ from typing import Any
 from django import template
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext, pgettext
 
 from games.lib import htmlcache
+from games.lib.text import outcome_text
 
 register = template.Library()
 
@@ -40,8 +42,22 @@ def is_compound(value: Any) -> bool:
 
 @register.filter
 def phase_label(kind: Any) -> str:
-    """A phase kind for people: ``"ask:choose_character"`` → ``"Choose character"``."""
-    return label(str(kind).rsplit(":", 1)[-1])
+    """A phase kind for people: ``"ask:choose_character"`` → ``"Choose character"``, in
+    the reader's language (each game lists its phase labels for the catalogue)."""
+    return pgettext("phase", label(str(kind).rsplit(":", 1)[-1]))
+
+
+@register.filter
+def outcome_summary(outcome: Any) -> str:
+    """A finished match's summary in the reader's language (games.lib.text.outcome_text)."""
+    return outcome_text(outcome)
+
+
+@register.filter
+def tr(text: Any) -> Any:
+    """An engine's sentence stored as text (a phase's ``default_text``) in the reader's
+    language: the stored English is the message id the engine marked with ``T``."""
+    return gettext(str(text)) if text else text
 
 
 class _FragmentNode(template.Node):

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from games.rules import ConfigField, Event, Outcome, PhaseSpec, Resolution, RulesError, Submitted
+from games.rules import (ConfigField, Event, Outcome, PhaseSpec, Resolution, RulesError,
+                         Submitted, T, Tn)
 
 from . import bot as _bot
 from . import config as _config
@@ -60,9 +61,9 @@ def current_phase(state: State) -> PhaseSpec | None:
         return None
     check = bool(state.config["check_enabled"])
     awaited = frozenset(p.seat for p in state.players if p.alive)
-    text = ("Nothing: you stay where you are and do nothing."
+    text = (T("Nothing: you stay where you are and do nothing.")
             if not (state.turn == 1 and state.phase == "tactical") else
-            "You get the default backpack and start in the default start zone.")
+            T("You get the default backpack and start in the default start zone."))
     return PhaseSpec(kind=state.phase, awaited=awaited,
                      timing="check" if check else "schedule",
                      close_when_all_checked_in=True, checkin_final=check,
@@ -120,8 +121,9 @@ def outcome(state: State) -> Outcome | None:
     # so a free-for-all ranks everyone, not only the winners
     scores = {p.seat: (state.turn + 1 if p.alive else p.died_turn) for p in state.players}
     return Outcome(winners=winners, scores=scores,
-                   summary=(f"Match over in turn {state.turn}: one winner." if len(winners) == 1
-                            else f"Match over in turn {state.turn}: {len(winners)} winners."))
+                   summary=Tn("Match over in turn %(turn)s: %(count)s winner.",
+                              "Match over in turn %(turn)s: %(count)s winners.", len(winners),
+                              turn=state.turn, count=len(winners)))
 
 
 def dump(state: State) -> dict[str, Any]:

@@ -11,7 +11,7 @@ import re
 
 from typing import Any, Callable, Mapping
 
-from games.rules import Event
+from games.rules import Event, Msg, T, Tc, Tn
 
 from .maps import MAPS
 
@@ -343,6 +343,203 @@ TEXT: dict[str, tuple[Fn, Fn]] = {
 }
 
 
+# --- the English sentences as games.rules.Msg ------------------------------------------------
+# The app layer says them in the reader's language (ja, es, ...) from Django's catalogues;
+# the Italian sentences above stay the engine's own (the rules' language).
+
+def _w(pid: Any, viewer: int | None, start: bool = False) -> Any:
+    """A player as a parameter: "you" for the viewer, "monster 2", else the id placeholder
+    ("player p3", named by the app's ``with_names``)."""
+    if _is_me(pid, viewer):
+        return Tc("killgame subject", "You") if start else Tc("killgame object", "you")
+    if isinstance(pid, str) and pid.startswith("m"):
+        return (T("Monster %(number)s", number=pid[1:]) if start
+                else T("monster %(number)s", number=pid[1:]))
+    return f"Player {pid}" if start else f"player {pid}"
+
+
+def _i(item: Any) -> Msg:
+    return Msg(ITEM_NAMES["en"].get(item, str(item)), None, context="killgame item")
+
+
+def _is(items: dict[str, int]) -> Any:
+    if not items:
+        return T("nothing")
+    return [Msg("%(count)s × %(item)s", {"count": n, "item": _i(i)}) for i, n in items.items()]
+
+
+def _attack_msg(d: D, v: int | None) -> Msg:
+    z = _z(d["zone"])
+    weapon = _i(d.get("weapon"))
+    if d.get("smoked"):
+        if "attacker" in d:
+            return Tn("In the smoke in %(zone)s your %(weapon)s hit %(count)s presence.",
+                      "In the smoke in %(zone)s your %(weapon)s hit %(count)s presences.",
+                      d["hits"], zone=z, weapon=weapon, count=d["hits"])
+        return T("In the smoke in %(zone)s you were hit by an unknown source for %(amount)s.",
+                 zone=z, amount=d["amount"])
+    p = {"zone": z, "who": _w(d["attacker"], v), "target": _w(d["victim"], v), "weapon": weapon}
+    if _is_me(d["attacker"], v):
+        if d.get("amount") is None:
+            return T("In %(zone)s you attacked %(target)s with the %(weapon)s.", **p)
+        return T("In %(zone)s you attacked %(target)s with the %(weapon)s for %(amount)s.",
+                 amount=d["amount"], **p)
+    if d.get("amount") is None:
+        return T("In %(zone)s %(who)s attacked %(target)s with the %(weapon)s.", **p)
+    return T("In %(zone)s %(who)s attacked %(target)s with the %(weapon)s for %(amount)s.",
+             amount=d["amount"], **p)
+
+
+def _healed_msg(d: D, v: int | None) -> Msg:
+    healer, target, n = d["healer"], d["target"], d["amount"]
+    if healer == target:
+        if _is_me(healer, v):
+            return T("You used a medkit: +%(amount)s energy.", amount=n)
+        return T("%(who)s used a medkit: +%(amount)s energy.", who=_w(healer, v, True), amount=n)
+    if _is_me(healer, v):
+        return T("You healed %(target)s for %(amount)s.", target=_w(target, v), amount=n)
+    return T("%(who)s healed %(target)s for %(amount)s.", who=_w(healer, v, True),
+             target=_w(target, v), amount=n)
+
+
+def _shout_msg(d: D, v: int | None) -> Msg:
+    if _is_me(d["player"], v):
+        return T("You shouted a challenge from %(zone)s.", zone=_z(d["zone"]))
+    return T("%(who)s shouted a challenge from %(zone)s.", who=_w(d["player"], v, True),
+             zone=_z(d["zone"]))
+
+
+def _roster_msg(d: D, v: int | None) -> Msg:
+    z = _z(d["zone"])
+    if d["smoked"]:
+        return Tn("In %(zone)s the smoke hides %(count)s presence.",
+                  "In %(zone)s the smoke hides %(count)s presences.", d["presences"], zone=z,
+                  count=d["presences"])
+    if not d["players"]:
+        return (T("In %(zone)s with you: no players; a monster is here.", zone=z) if d["monster"]
+                else T("In %(zone)s with you: no players.", zone=z))
+    return (T("In %(zone)s with you: %(players)s; a monster is here.", zone=z,
+              players=list(d["players"])) if d["monster"] else
+            T("In %(zone)s with you: %(players)s.", zone=z, players=list(d["players"])))
+
+
+def _ration_msg(d: D, v: int | None) -> Msg:
+    if d["gained"]:
+        return Tn("You found %(gained)s K-ration. You ate a K-ration (%(left)s left).",
+                  "You found %(gained)s K-rations. You ate a K-ration (%(left)s left).",
+                  d["gained"], gained=d["gained"], left=d["left"])
+    return T("You ate a K-ration (%(left)s left).", left=d["left"])
+
+
+REGIME_NAMES = {"discounted": Tc("killgame market", "discounted"),
+                "unchanged": Tc("killgame market", "unchanged"),
+                "raised": Tc("killgame market", "raised"), "crazy": Tc("killgame market", "crazy")}
+CLOUD_NAMES = {"smoke": Tc("killgame cloud", "smoke"), "gas": Tc("killgame cloud", "gas")}
+
+MSG: dict[str, Callable[[D, int | None], Any]] = {
+    "market": lambda d, v: (
+        T("You bought a %(item)s for %(price)s coins (%(coins)s left).", item=_i(d["item"]),
+          price=d["price"], coins=d["coins"]) if d["action"] == "buy" else
+        T("You sold a %(item)s for %(price)s coins (%(coins)s left).", item=_i(d["item"]),
+          price=d["price"], coins=d["coins"])),
+    "order_voided": lambda d, v: T("Your order %(order)s was void (%(code)s).",
+                                   order=d["order"].get("type"), code=d["code"]),
+    "backpack": lambda d, v: (
+        T("You received the default backpack: %(items)s; %(coins)s coins left.",
+          items=_is(d["items"]), coins=d["coins"]) if d["default"] else
+        T("Your cart was delivered: %(items)s; %(coins)s coins left.", items=_is(d["items"]),
+          coins=d["coins"])),
+    "start_zone": lambda d, v: T("You start in %(zone)s.", zone=_z(d["zone"])),
+    "antidote": lambda d, v: T("You took an antidote: the poison is gone."),
+    "healed": _healed_msg,
+    "smoke_thrown": lambda d, v: T("You threw a smoke grenade into %(zone)s.", zone=_z(d["zone"])),
+    "gas_thrown": lambda d, v: T("You threw a gas canister into %(zone)s.", zone=_z(d["zone"])),
+    "moved": lambda d, v: T("You moved from %(from)s to %(to)s.", **{"from": _z(d["from"]),
+                                                                     "to": _z(d["to"])}),
+    "expelled": lambda d, v: T("You were expelled from %(from)s to %(to)s and lost %(amount)s.",
+                               amount=d["amount"], **{"from": _z(d["from"]), "to": _z(d["to"])}),
+    "closed_zone_penalty": lambda d, v: T("You stayed in the closed zone %(zone)s and lost "
+                                          "%(amount)s.", zone=_z(d["zone"]), amount=d["amount"]),
+    "you_died": lambda d, v: T("You died."),
+    "player_died": lambda d, v: T("%(who)s died in %(zone)s.", who=_w(d["player"], v, True),
+                                  zone=_z(d["zone"])),
+    "monster_killed": lambda d, v: T("The monster in %(zone)s was killed.", zone=_z(d["zone"])),
+    "match_over": lambda d, v: (T("The match is over. Winners: %(winners)s.",
+                                  winners=list(d["winners"])) if d["winners"] else
+                                T("The match is over. Winners: nobody.")),
+    "deaths": lambda d, v: Tn("Died in this phase: %(players)s. %(count)s player is alive.",
+                              "Died in this phase: %(players)s. %(count)s players are alive.",
+                              d["living"], players=list(d["players"]), count=d["living"]),
+    "action_opened": lambda d, v: (
+        Tn("Turn %(turn)s: the Action phase is open; %(count)s player alive; DOUBLE DAMAGE.",
+           "Turn %(turn)s: the Action phase is open; %(count)s players alive; DOUBLE DAMAGE.",
+           d["living"], turn=d["turn"], count=d["living"]) if d["double_damage"] else
+        Tn("Turn %(turn)s: the Action phase is open; %(count)s player alive.",
+           "Turn %(turn)s: the Action phase is open; %(count)s players alive.",
+           d["living"], turn=d["turn"], count=d["living"])),
+    "partner_revealed": lambda d, v: (T("Your district partner: %(players)s.",
+                                        players=list(d["partners"])) if d["partners"] else
+                                      T("Your district partner: none.")),
+    "roster": _roster_msg,
+    "cloud_seen": lambda d, v: T("A cloud of %(cloud)s hangs over %(zone)s.",
+                                 cloud=CLOUD_NAMES.get(d["cloud"], d["cloud"]), zone=_z(d["zone"])),
+    "worn": lambda d, v: T("You wore: %(items)s.", items=[_i(i) for i in d["items"]]),
+    "shout": _shout_msg,
+    "shout_result": lambda d, v: (
+        T("The crowd loved your shout. Persuasion %(persuasion)s.", persuasion=d["persuasion"])
+        if d["success"] else
+        T("The crowd booed your shout. Persuasion %(persuasion)s.", persuasion=d["persuasion"])),
+    "attack": _attack_msg,
+    "explosion_result": lambda d, v: (
+        T("Your %(item)s on %(zone)s went off.", item=_i(d["type"]), zone=_z(d["zone"]))
+        if d["effective"] else
+        T("Your %(item)s on %(zone)s was wasted.", item=_i(d["type"]), zone=_z(d["zone"]))),
+    "explosion": lambda d, v: (
+        T("In the smoke in %(zone)s an unknown source hit you for %(damage)s.",
+          zone=_z(d["zone"]), damage=d["damage"]) if d.get("smoked") else
+        T("A %(item)s exploded in %(zone)s: %(damage)s damage to everyone.", item=_i(d["type"]),
+          zone=_z(d["zone"]), damage=d["damage"])),
+    "gas_damage": lambda d, v: (T("Your gas mask protected you from the gas.") if d["masked"]
+                                else T("The gas in %(zone)s cost you %(amount)s.",
+                                       zone=_z(d["zone"]), amount=d["amount"])),
+    "monster_hit": lambda d, v: (T("Something in the smoke hit you for %(amount)s.",
+                                   amount=d["amount"]) if d["smoked"] else
+                                 T("The monster hit you for %(amount)s.", amount=d["amount"])),
+    "monster_attack": lambda d, v: T("The monster in %(zone)s attacked %(players)s.",
+                                     zone=_z(d["zone"]),
+                                     players=[_w(x, v) for x in d["victims"]]),
+    "poison_tick": lambda d, v: T("The poison cost you %(amount)s.", amount=d["amount"]),
+    "ration": _ration_msg,
+    "starvation": lambda d, v: T("You had nothing to eat and lost %(amount)s.",
+                                 amount=d["amount"]),
+    "approval": lambda d, v: T("Audience approval %(delta)s: now %(approval)s.",
+                               delta=f"{d['delta']:+d}", approval=d["approval"]),
+    "reward": lambda d, v: T("The audience rewards you: %(items)s.", items=_is(d["items"])),
+    "punishment": lambda d, v: T("The audience punishes you: −%(amount)s energy.",
+                                 amount=d["amount"]),
+    "persuasion": lambda d, v: T("Your persuasion is now %(persuasion)s.",
+                                 persuasion=d["persuasion"]),
+    "zone_closed": lambda d, v: (
+        T("%(zone)s is now closed. Next to close: %(next)s.", zone=_z(d["zone"]),
+          next=_z(d["next"])) if d["next"] else
+        T("%(zone)s is now closed.", zone=_z(d["zone"]))),
+    "heard_gunfire": lambda d, v: Tn("You heard %(count)s shot from %(zone)s.",
+                                     "You heard %(count)s shots from %(zone)s.", d["shots"],
+                                     count=d["shots"], zone=_z(d["zone"])),
+    "heard_explosion": lambda d, v: Tn("You heard %(count)s explosion from %(zone)s.",
+                                       "You heard %(count)s explosions from %(zone)s.",
+                                       d["count"], count=d["count"], zone=_z(d["zone"])),
+    "heard_monster": lambda d, v: T("You heard a monster attack in %(zone)s.",
+                                    zone=_z(d["zone"])),
+    "tactical_opened": lambda d, v: Tn(
+        "Turn %(turn)s: the Tactical phase is open; %(count)s player alive.",
+        "Turn %(turn)s: the Tactical phase is open; %(count)s players alive.", d["living"],
+        turn=d["turn"], count=d["living"]),
+    "market_opened": lambda d, v: T("The market is open: prices are %(regime)s.",
+                                    regime=REGIME_NAMES.get(d["regime"], d["regime"])),
+}
+
+
 #: event fields that hold a zone id
 ZONE_KEYS = ("zone", "from", "to", "next")
 
@@ -361,6 +558,18 @@ def name_players(text: str, names: Mapping[int, str], viewer: int | None = None)
                 else "you"
         return names.get(seat, m.group(0))
     return PLAYER_ID.sub(repl, text)
+
+
+def _named(x: Any, names: Mapping[int, str], viewer: int | None) -> Any:
+    """:func:`name_players` inside a ``Msg``'s parameters (the message id stays)."""
+    if isinstance(x, Msg):
+        return Msg(x.msgid, {k: _named(v, names, viewer) for k, v in x.params.items()},
+                   plural=x.plural, n=x.n, context=x.context)
+    if isinstance(x, list):
+        return [_named(v, names, viewer) for v in x]
+    if isinstance(x, str):
+        return name_players(x, names, viewer)
+    return x
 
 
 def describe(event: Event, viewer: int | None, lang: str = "en",
@@ -386,5 +595,8 @@ def describe(event: Event, viewer: int | None, lang: str = "en",
         for key in ZONE_KEYS:
             if isinstance(data.get(key), str) and data[key] in zones:
                 data[key] = zones[data[key]]
+    if lang == "en" and event.kind in MSG:
+        msg: str = MSG[event.kind](data, viewer)
+        return _named(msg, names, viewer) if names is not None else msg
     text = fn(data, viewer, lang)
     return name_players(text, names, viewer) if names is not None else text

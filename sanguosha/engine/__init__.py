@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from games.rules import Outcome, PhaseSpec, Resolution, Submitted
+from games.rules import Outcome, PhaseSpec, Resolution, Submitted, T
 
 # The frame handlers register themselves on import; they are imported here, once, so that
 # ``flow`` (the loop they all use) imports none of them and no import circle forms.
@@ -22,6 +22,7 @@ from sanguosha.engine import characters as _characters  # noqa: F401  (registers
 from sanguosha.engine import damage as _damage  # noqa: F401  (damage, dying, death)
 from sanguosha.engine import effects as _effects  # noqa: F401  (registers trick frames)
 from sanguosha.engine import judge as _judge  # noqa: F401  (judgments)
+from sanguosha.engine.data import IDENTITY_NAMES
 from sanguosha.engine.describe import describe
 from sanguosha.engine.errors import IllegalOrder, InvalidOrder
 from sanguosha.engine.flow import run
@@ -121,9 +122,11 @@ def outcome(state: State) -> Outcome | None:
         return None
     winners = frozenset(st["winners"])
     if st["end_reason"] == "draw":
-        return Outcome(winners=frozenset(), summary="Draw: the deck ran out.")
+        return Outcome(winners=frozenset(), summary=T("Draw: the deck ran out."))
     ids = sorted({st["seats"][s]["identity"] for s in winners})
-    return Outcome(winners=winners, summary="Winners: " + ", ".join(ids))
+    # the identities' names (Msg): "Winners: Rebel", said in the reader's language
+    return Outcome(winners=winners, summary=T("Winners: %(roles)s",
+                                              roles=[IDENTITY_NAMES[i][0] for i in ids]))
 
 
 def dump(state: State) -> dict[str, Any]:

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from games.rules import T
+
 from sanguosha.engine.data import AREA_TRICKS, CARDS, kind_of
 from sanguosha.engine.options import desc, play_options
 from sanguosha.engine.skills import FRAME_HANDLERS, TRIGGER_BY_SKILL, TRIGGERS
@@ -28,20 +30,20 @@ JSON = dict[str, Any]
 HANDLERS: dict[str, Callable[[Ctx, JSON], None]] = FRAME_HANDLERS
 TIMING = {"choose_character": "setup", "play": "play", "negate_window": "window", "rescue": "window"}
 DEFAULT_TEXT = {
-    "choose_character": "The first offered character is taken.",
-    "play": "The Play phase ends.",
-    "respond": "The demand is declined.",
-    "negate_window": "Pass: no Negate.",
-    "rescue": "Pass: no Peach.",
-    "discard": "The rightmost hand cards are discarded.",
-    "invoke": "The skill's stated timeout choice applies.",
-    "choose_card": "The first offered slot is taken.",
-    "choose_option": "Spade is named.",
-    "pick_revealed": "The leftmost remaining card is taken.",
-    "arrange": "All cards go back on top in their original order.",
-    "distribute": "Both cards go to their owner.",
-    "borrowed_sword": "Decline: the weapon goes to the card's user.",
-    "optional_cost": "Decline: nothing is paid.",
+    "choose_character": T("The first offered character is taken."),
+    "play": T("The Play phase ends."),
+    "respond": T("The demand is declined."),
+    "negate_window": T("Pass: no Negate."),
+    "rescue": T("Pass: no Peach."),
+    "discard": T("The rightmost hand cards are discarded."),
+    "invoke": T("The skill's stated timeout choice applies."),
+    "choose_card": T("The first offered slot is taken."),
+    "choose_option": T("Spade is named."),
+    "pick_revealed": T("The leftmost remaining card is taken."),
+    "arrange": T("All cards go back on top in their original order."),
+    "distribute": T("Both cards go to their owner."),
+    "borrowed_sword": T("Decline: the weapon goes to the card's user."),
+    "optional_cost": T("Decline: nothing is paid."),
 }
 
 
@@ -91,7 +93,7 @@ def open_ask(ctx: Ctx, kind: str, awaited: list[int], options: dict[int, JSON],
 def _default_text(kind: str, defaults: dict[int, JSON]) -> str:
     if kind == "invoke" and defaults:
         d = next(iter(defaults.values()))
-        return "The skill is used." if d.get("yes") else "The skill is not used."
+        return T("The skill is used.") if d.get("yes") else T("The skill is not used.")
     return DEFAULT_TEXT.get(kind, "")
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from games.rules import T, Tn
+
 from sanguosha.engine import errors as E
 from sanguosha.engine.data import CARDS, CARD_TYPES, SUITS
 from sanguosha.engine.options import can_kill_more, empty_city
@@ -42,11 +44,13 @@ def _targets(order: Mapping[str, Any], opt: JSON, what: str = "targets") -> list
     hi: int = opt["max"] if "max" in opt else opt.get("max_targets", 0)
     bad = [t for t in ts if t not in opt.get("targets", [])]
     if bad:
-        raise E.IllegalOrder(f"Seat {bad[0]} is not a legal target here.", field="targets")
+        raise E.IllegalOrder(T("Seat %(number)s is not a legal target here.", number=bad[0]),
+                             field="targets")
     if not lo <= len(ts) <= hi:
         if lo == hi:
-            raise E.IllegalOrder(f"Choose exactly {lo} target(s).", field="targets")
-        raise E.IllegalOrder(f"Choose {lo} to {hi} targets.", field="targets")
+            raise E.IllegalOrder(Tn("Choose exactly %(count)s target.", "Choose exactly %(count)s targets.",
+                                    lo, count=lo), field="targets")
+        raise E.IllegalOrder(T("Choose %(lo)s to %(hi)s targets.", lo=lo, hi=hi), field="targets")
     return ts
 
 
@@ -63,7 +67,7 @@ def check(ctx: Ctx, seat: int, order: Mapping[str, Any]) -> None:
     if ask is None or seat not in ask["awaited"]:
         raise E.IllegalOrder(E.NOT_AWAITED)
     if ask["first_wins"] and any(a.get("negate") is not None for a in st["answers"].values()):
-        raise E.IllegalOrder("This Negate window has already closed.", code="STALE")
+        raise E.IllegalOrder(T("This Negate window has already closed."), code="STALE")
     opt = ask["options"][str(seat)]
     _refuse_mixed_refusal(order)
     CHECKERS[ask["kind"]](ctx, seat, order, opt)
@@ -120,7 +124,7 @@ def _check_play(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> None:
         match = [a for a in actions if a.get("skill") == sk and "use" not in a and "use_pair" not in a]
         if not match:
             if sk == "jijiang":
-                raise E.IllegalOrder("Rouse cannot be used now.")
+                raise E.IllegalOrder(T("Rouse cannot be used now."))
             raise E.IllegalOrder(f"The skill '{sk}' cannot be used now.")
         a = match[0]
         cards = _ints(order, "cards", required=False)
@@ -129,8 +133,8 @@ def _check_play(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> None:
             raise E.IllegalOrder(E.NOT_YOURS if bad else "", field="cards")
         lo, hi = a.get("min_cards", 0), a.get("max_cards", 0)
         if not lo <= len(cards) <= hi:
-            raise E.IllegalOrder(f"Give {lo}" + (f" to {hi}" if hi != lo else "") + " card(s).",
-                                 field="cards")
+            raise E.IllegalOrder(Tn("Give %(count)s card.", "Give %(count)s cards.", hi,
+                                    count=f"{lo}–{hi}" if hi != lo else lo), field="cards")
         _targets(order, a)
         msg = ACTIVES[sk].check(ctx, s, dict(order))
         if msg:
@@ -146,7 +150,7 @@ def _check_play(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> None:
         cards = _ints(order, "use")
         pair = [a for a in actions if "use_pair" in a]
         if len(cards) != 2 or not pair or any(c not in pair[0]["use_pair"] for c in cards):
-            raise E.IllegalOrder("Two hand cards can be a Kill only with a Serpent Spear.")
+            raise E.IllegalOrder(T("Two hand cards can be a Kill only with a Serpent Spear."))
         a = dict(pair[0])
         if len(ctx.seat(s)["hand"]) != 2:
             a["max"] = 1
@@ -180,7 +184,7 @@ def _card_choice(order: Mapping[str, Any], opt: JSON, name: str) -> None:
     if order.get("cards") is not None:
         cards = _ints(order, "cards")
         if len(cards) != 2 or not opt.get("pair") or any(c not in opt["pair"] for c in cards):
-            raise E.IllegalOrder("Two hand cards can be a Kill only with a Serpent Spear.")
+            raise E.IllegalOrder(T("Two hand cards can be a Kill only with a Serpent Spear."))
         return
     c = _int(order, "card")
     want = order.get("as") or (CARDS[c].id if c in CARDS else None)
@@ -195,11 +199,11 @@ def _check_respond(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> Non
         return
     if order.get("armor"):
         if not opt["armor"]:
-            raise E.IllegalOrder("You cannot try Eight Trigrams now.")
+            raise E.IllegalOrder(T("You cannot try Eight Trigrams now."))
         return
     if order.get("lord_skill"):
         if not opt["lord_skill"]:
-            raise E.IllegalOrder("No lord skill can help now.")
+            raise E.IllegalOrder(T("No lord skill can help now."))
         return
     _card_choice(order, opt, opt["name"])
 
@@ -209,7 +213,7 @@ def _check_negate(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> None
         return
     c = _int(order, "negate")
     if c not in opt["negates"]:
-        raise E.IllegalOrder("You hold no such Negate.")
+        raise E.IllegalOrder(T("You hold no such Negate."))
 
 
 def _check_rescue(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> None:
@@ -217,11 +221,13 @@ def _check_rescue(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> None
         return
     cards = _ints(order, "peaches")
     if not cards:
-        raise E.InvalidOrder("List at least one Peach, or pass.")
+        raise E.InvalidOrder(T("List at least one Peach, or pass."))
     if any(c not in opt["cards"] for c in cards):
-        raise E.IllegalOrder("That card cannot be used as a Peach now.")
+        raise E.IllegalOrder(T("That card cannot be used as a Peach now."))
     if len(cards) > opt["max"]:
-        raise E.IllegalOrder(f"At most {opt['max']} Peach(es) are needed.")
+        raise E.IllegalOrder(Tn("At most %(count)s Peach is needed.",
+                                "At most %(count)s Peaches are needed.", opt["max"],
+                                count=opt["max"]))
 
 
 def _check_discard(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> None:
@@ -229,14 +235,15 @@ def _check_discard(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> Non
     if any(c not in opt["cards"] for c in cards):
         raise E.IllegalOrder(E.NOT_YOURS)
     if len(cards) != opt["count"]:
-        raise E.IllegalOrder(f"Discard exactly {opt['count']} card(s).")
+        raise E.IllegalOrder(Tn("Discard exactly %(count)s card.", "Discard exactly %(count)s cards.",
+                                opt["count"], count=opt["count"]))
 
 
 def _check_invoke(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> None:
     if order.get("no"):
         return
     if not order.get("yes"):
-        raise E.InvalidOrder("Answer 'yes' or 'no'.")
+        raise E.InvalidOrder(T("Answer 'yes' or 'no'."))
     if opt.get("skill") == "guicai":
         c = _int(order, "card")
         if c not in opt["cards"]:
@@ -261,13 +268,13 @@ def _check_option(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> None
 
 def _check_pick(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> None:
     if _int(order, "card") not in opt["cards"]:
-        raise E.IllegalOrder("That card is not among the revealed cards left.")
+        raise E.IllegalOrder(T("That card is not among the revealed cards left."))
 
 
 def _check_arrange(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> None:
     top, bottom = _ints(order, "top", required=False), _ints(order, "bottom", required=False)
     if sorted(top + bottom) != sorted(opt["cards"]):
-        raise E.IllegalOrder("Put every looked-at card either on top or at the bottom, once.")
+        raise E.IllegalOrder(T("Put every looked-at card either on top or at the bottom, once."))
 
 
 def _check_distribute(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> None:
@@ -278,12 +285,12 @@ def _check_distribute(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> 
         raise E.InvalidOrder("'give' maps each card to a seat.")
     if not all(isinstance(k, str) and k.isdigit() for k in give) or \
             sorted(int(k) for k in give) != sorted(opt["cards"]):
-        raise E.IllegalOrder("Say who gets each of the two cards.")
+        raise E.IllegalOrder(T("Say who gets each of the two cards."))
     for v in give.values():
         if v not in opt["targets"]:
-            raise E.IllegalOrder("Cards can go only to living players.")
+            raise E.IllegalOrder(T("Cards can go only to living players."))
     if len(set(give.values())) > 2:
-        raise E.IllegalOrder("At most two receivers.")
+        raise E.IllegalOrder(T("At most two receivers."))
 
 
 def _check_borrowed(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> None:
@@ -291,7 +298,7 @@ def _check_borrowed(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> No
         return
     if order.get("lord_skill"):
         if not opt.get("lord_skill"):
-            raise E.IllegalOrder("Rouse cannot help now.")
+            raise E.IllegalOrder(T("Rouse cannot help now."))
         return
     _card_choice(order, opt, "slash")
 
@@ -301,17 +308,17 @@ def _check_cost(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> None:
         return
     cards = _ints(order, "cards")
     if len(cards) != opt["count"] or any(c not in opt["cards"] for c in cards):
-        raise E.IllegalOrder(f"Pay exactly {opt['count']} of the offered cards.")
+        raise E.IllegalOrder(T("Pay exactly %(count)s of the offered cards.", count=opt["count"]))
     if "targets" in opt:
         t = order.get("target")
         allowed = opt.get("targets_by_card", {}).get(str(cards[0]), opt["targets"])
         if t not in allowed:
-            raise E.IllegalOrder("That player cannot become the target.", field="target")
+            raise E.IllegalOrder(T("That player cannot become the target."), field="target")
 
 
 def _check_character(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> None:
     if order.get("character") not in opt["offered"]:
-        raise E.IllegalOrder("Pick one of the characters you were offered.")
+        raise E.IllegalOrder(T("Pick one of the characters you were offered."))
 
 
 CHECKERS = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from games.rules import ConfigField, InvalidConfig
+from games.rules import ConfigField, InvalidConfig, T
 
 from sanguosha.engine.data import CHARACTERS, LORD_CHARACTERS, deck_numbers, identity_counts
 from sanguosha.engine.flow import handler, open_ask, start_turn
@@ -16,21 +16,21 @@ JSON = dict[str, Any]
 DEFAULT_DURATIONS = {"setup": 24, "play": 24, "response": 12, "window": 8}
 
 CONFIG_FIELDS: tuple[ConfigField, ...] = (
-    ConfigField("identity_variant", "choice", "printed", "Identities per player count",
-                choices=(("printed", "Printed table"), ("double_renegade", "Two Renegades at 6 and 8"),
-                         ("single_renegade_10", "One Renegade at 10"))),
-    ConfigField("deck", "choice", "standard_ex", "Deck",
-                choices=(("standard_ex", "108 cards (with EX)"), ("standard", "104 cards"))),
-    ConfigField("weapon_abilities", "choice", "all", "Weapon abilities",
-                choices=(("all", "All weapons"), ("basic", "Only Crossbow and Green Steel Sword"))),
-    ConfigField("rescue_mode", "choice", "pledge", "Rescue asks",
-                choices=(("pledge", "Everyone pledges at once"), ("sequential", "One player at a time"))),
-    ConfigField("negate_privacy", "choice", "holders", "Negate windows await",
-                choices=(("holders", "Negate holders only"), ("everyone", "Everyone with a hand card"))),
-    ConfigField("lord_extra_choices", "int", 2, "Extra characters offered to the lord", min=0, max=5),
-    ConfigField("durations", "json", dict(DEFAULT_DURATIONS), "Ask duration classes (hours)",
-                help="setup, play, response, window"),
-    ConfigField("roster", "json", None, "Characters in play (null = all 25)"),
+    ConfigField("identity_variant", "choice", "printed", T("Identities per player count"),
+                choices=(("printed", T("Printed table")), ("double_renegade", T("Two Renegades at 6 and 8")),
+                         ("single_renegade_10", T("One Renegade at 10")))),
+    ConfigField("deck", "choice", "standard_ex", T("Deck"),
+                choices=(("standard_ex", T("108 cards (with EX)")), ("standard", T("104 cards")))),
+    ConfigField("weapon_abilities", "choice", "all", T("Weapon abilities"),
+                choices=(("all", T("All weapons")), ("basic", T("Only Crossbow and Green Steel Sword")))),
+    ConfigField("rescue_mode", "choice", "pledge", T("Rescue asks"),
+                choices=(("pledge", T("Everyone pledges at once")), ("sequential", T("One player at a time")))),
+    ConfigField("negate_privacy", "choice", "holders", T("Negate windows await"),
+                choices=(("holders", T("Negate holders only")), ("everyone", T("Everyone with a hand card")))),
+    ConfigField("lord_extra_choices", "int", 2, T("Extra characters offered to the lord"), min=0, max=5),
+    ConfigField("durations", "json", dict(DEFAULT_DURATIONS), T("Ask duration classes (hours)"),
+                help=T("Hours for each kind of ask (the keys of the default below).")),
+    ConfigField("roster", "json", None, T("Characters in play (null = all 25)")),
 )
 
 

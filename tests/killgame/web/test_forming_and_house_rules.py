@@ -21,7 +21,7 @@ def test_the_forming_page_shows_settings_and_who_starts():
     box = re.search(r'<section class="card forming" id="forming".*?</section>', html, re.S).group(0)
     text = re.sub(r"<[^>]+>", " ", box)
     assert "Map" in text and "Inferno" in text and "Initial coins" in text and "400" in text
-    assert "Sale price % of base: 50" in text  # a changed house rule is said
+    assert "Sale price, percent of base: 50" in text  # a changed house rule is said
     assert "Who may start it: u0, who created it, or a director, once 2 players" in \
         re.sub(r"\s+", " ", text)
 
