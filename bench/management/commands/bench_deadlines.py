@@ -487,8 +487,12 @@ class Command(BaseCommand):
 
     def _measure(self, opts, players: int, setup_seconds: float,
                  procs: list[subprocess.Popen]) -> dict:
-        from games.models import Notification, Phase, Snapshot
+        from games.models import Notification, Phase, Snapshot, SweepHeartbeat
 
+        # The sweeper is alive from here on: seeding and the floor of many matches outlast
+        # the dead-man switch, whose first sweep would otherwise take them for an outage and
+        # push every deadline past the storm by its length (10,000 matches closed nothing).
+        SweepHeartbeat.objects.update_or_create(pk=1, defaults={"last_run_at": timezone_now()})
         due_at = timezone_now() + timedelta(seconds=1)
         Phase.objects.filter(closed_at__isnull=True).update(deadline_at=due_at)
         matches = opts["matches"]
