@@ -19,7 +19,7 @@ import hmac
 import json
 import time
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from django.conf import settings
 from django.db.models import F
@@ -127,13 +127,16 @@ class WebhookChannel:
         if (kind == "group_phase" and phase is not None and closed is not None
                 and closed.turn == phase.turn and coalesces(match.game)):
             return []
-        hooks = list(Webhook.objects.filter(match=match, disabled_at__isnull=True)
-                     .values_list("pk", "user_id"))
+        hooks = policy.match_targets(match.pk)
         at = phase or closed
         return [Notification(recipient_id=user_id, kind=kind, match=match, phase=at,
                              payload={"phase_id": at.pk if at else None, "group": True},
                              channel="webhook", target_id=pk)
                 for pk, user_id in hooks]
+
+    def prefetched(self, *, user_ids: Iterable[int], match_ids: Iterable[int]):
+        """A batch of events (a sweep's closes) reads its targets in two queries."""
+        return policy.prefetched(channel=self.name, user_ids=user_ids, match_ids=match_ids)
 
     def wanted(self, row: Notification, seat: Seat | None) -> bool:
         return policy.wanted(row, seat)

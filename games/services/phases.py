@@ -246,13 +246,16 @@ def _write(closings: list[_Closing], now: datetime) -> None:
     # outbox rows in this transaction; sending is queued on commit; a player who died in
     # the close reads it in the email the close writes them anyway, or in one of its own
     rows = []
-    for c in closings:
-        mine = notifications.new_phase_rows(
-            match=c.match, closed=c.phase, opened=c.next_phase, from_seq=c.from_seq,
-            to_seq=c.to_seq, seats=c.seats)
-        news.deaths_attach(match=c.match, closed=c.phase, dead=c.fallen, seats=c.seats,
-                           rows=mine, from_seq=c.from_seq, to_seq=c.to_seq)
-        rows += mine
+    with notifications.channels_prefetched(
+            user_ids={s.user_id for c in closings for s in c.seats if s.user_id},
+            match_ids={c.match.pk for c in closings}):
+        for c in closings:
+            mine = notifications.new_phase_rows(
+                match=c.match, closed=c.phase, opened=c.next_phase, from_seq=c.from_seq,
+                to_seq=c.to_seq, seats=c.seats)
+            news.deaths_attach(match=c.match, closed=c.phase, dead=c.fallen, seats=c.seats,
+                               rows=mine, from_seq=c.from_seq, to_seq=c.to_seq)
+            rows += mine
     notifications.notifications_create_bulk(rows)
 
 
