@@ -32,6 +32,7 @@ already answered meanwhile). Other kinds:
 
 from __future__ import annotations
 
+import json
 import logging
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -40,7 +41,7 @@ from typing import Any, Callable, Iterable, Protocol
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max, Q
 from django.utils.timezone import now as timezone_now
 from django.utils.translation import gettext_noop
@@ -221,10 +222,57 @@ def notification_create(*, recipient, kind: str, match: Match | None = None,
 
 def notifications_create_bulk(rows: Iterable[Notification]) -> list[Notification]:
     """Insert many prepared rows at once and queue them, as one task, on commit."""
-    created = Notification.objects.bulk_create(list(rows))
+    created = _insert(list(rows))
     if created:
         enqueue_on_commit("notifications_send", [n.pk for n in created])
     return created
+
+
+#: the columns :func:`_insert` writes (every column but the id), with their SQL types
+_INSERT_COLUMNS = (("recipient_id", "bigint"), ("kind", "varchar"), ("match_id", "bigint"),
+                   ("phase_id", "bigint"), ("payload", "jsonb"),
+                   ("created_at", "timestamptz"), ("sent_at", "timestamptz"),
+                   ("failed_at", "timestamptz"), ("attempts", "smallint"), ("error", "text"),
+                   ("next_attempt_at", "timestamptz"), ("claimed_until", "timestamptz"),
+                   ("held_at", "timestamptz"), ("channel", "varchar"), ("target_id", "bigint"))
+
+
+def _insert(rows: list[Notification]) -> list[Notification]:
+    """Insert ``rows`` and set their ids. On PostgreSQL one ``INSERT … SELECT FROM
+    unnest(…) RETURNING id`` with a column array per field: Django's ``bulk_create``
+    prepared every field of every row (the close writes a dozen rows per match, some six
+    hundred per sweep batch) and cost a tenth of a close. Elsewhere ``bulk_create``."""
+    if not rows:
+        return rows
+    if connection.vendor != "postgresql":
+        return Notification.objects.bulk_create(rows)
+    now = timezone_now()
+    columns: list[list[Any]] = [[] for _ in _INSERT_COLUMNS]
+    for row in rows:
+        row.created_at = now
+        if row.next_attempt_at is None:
+            row.next_attempt_at = now
+        values = (row.recipient_id, row.kind, row.match_id, row.phase_id,
+                  json.dumps(row.payload or {}), now, row.sent_at, row.failed_at,
+                  row.attempts or 0, row.error or "", row.next_attempt_at, row.claimed_until,
+                  row.held_at, row.channel or "email", row.target_id)
+        for column, value in zip(columns, values):
+            column.append(value)
+    names = ", ".join(name for name, _ in _INSERT_COLUMNS)
+    arrays = ", ".join(f"%s::{'text' if kind == 'jsonb' else kind}[]"
+                       for _, kind in _INSERT_COLUMNS)
+    picks = ", ".join(f"{name}::jsonb" if kind == "jsonb" else name
+                      for name, kind in _INSERT_COLUMNS)
+    sql = (f"INSERT INTO {connection.ops.quote_name(Notification._meta.db_table)} ({names}) "
+           f"SELECT {picks} FROM unnest({arrays}) AS v({names}) RETURNING id")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, columns)
+        ids = [pk for (pk,) in cursor.fetchall()]
+    for row, pk in zip(rows, ids, strict=True):
+        row.pk = pk
+        row._state.adding = False
+        row._state.db = connection.alias
+    return rows
 
 
 def _active_seats(match: Match, seats: list[Seat] | None = None) -> list[Seat]:
