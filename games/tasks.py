@@ -6,9 +6,12 @@ The beat schedule in config/celery.py names them.
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 from celery import shared_task
 from django.conf import settings
+from django.core.cache import cache
+from django.utils.timezone import now as timezone_now
 
 from games.lib.oncommit import register_tasks
 from games.services.matches import matches_start_due as matches_start_due_task
@@ -22,6 +25,7 @@ from games.lib.transient import is_transient
 from games.services.phases import PhaseCloseFailed
 from games.services.phases import phase_close as phase_close_task
 from games.services.phases import phases_close_due as phases_close_due_task
+from games.services.phases import phases_next_deadline
 
 log = logging.getLogger(__name__)
 
@@ -33,9 +37,50 @@ CLOSE_LIMITS = {"soft_time_limit": 25, "time_limit": 30}
 
 
 @shared_task(bind=True, acks_late=True, **CLOCK_LIMITS)
-def phases_close_due(self) -> int:
-    """The deadline sweep (beat, every few seconds)."""
-    return phases_close_due_task()
+def phases_close_due(self, helper: bool = False) -> int:
+    """The deadline sweep (beat, every few seconds; ``helper``: asked by another sweep).
+
+    Two things keep a deadline storm short (docs/operations.md "Queues and workers"):
+
+    - a sweep that finds more due than one batch asks ``SWEEP_HELPERS`` more sweeps at
+      once, so every clock process closes from the first second, not from its next beat;
+    - a sweep that sees the next deadline come before the next beat schedules a sweep for
+      that instant (a Celery ETA, once per deadline: a Redis mark), so a phase closes at
+      its deadline, not up to ``CELERY_BEAT_SWEEP_SECONDS`` after it.
+    """
+    closed = phases_close_due_task(on_backlog=None if helper else _ask_helpers)
+    _sweep_at_next_deadline()
+    return closed
+
+
+def _ask_helpers() -> None:
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return  # one process: nobody to ask
+    expires = max(float(settings.CELERY_BEAT_SWEEP_SECONDS), 1.0)
+    for _ in range(settings.SWEEP_HELPERS):
+        phases_close_due.apply_async(kwargs={"helper": True}, expires=expires)
+
+
+def _sweep_at_next_deadline() -> None:
+    """Schedule a sweep at the next deadline when it comes before the next beat."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return  # an eager "later" is now: the beat's sweep is enough
+    now = timezone_now()
+    interval = timedelta(seconds=float(settings.CELERY_BEAT_SWEEP_SECONDS))
+    try:
+        at = phases_next_deadline(now=now)
+        if at is None or at - now > interval:
+            return
+        # once per deadline, whichever sweep sees it first
+        if not cache.add(f"sweep-at:{at.isoformat()}", 1, timeout=3 * interval.total_seconds()):
+            return
+        phases_close_due.apply_async(eta=at + SWEEP_AT_MARGIN, expires=at + interval * 2)
+    except Exception:  # noqa: BLE001 - the beat's sweep closes it anyway, a moment later
+        log.warning("could not schedule the sweep at the next deadline", exc_info=True)
+
+
+#: a sweep scheduled for a deadline runs this much after it (clocks of one machine)
+SWEEP_AT_MARGIN = timedelta(milliseconds=5)
 
 
 @shared_task(bind=True, acks_late=True, **CLOSE_LIMITS)

@@ -284,6 +284,9 @@ RETENTION_THROTTLE_DAYS = env_int("RETENTION_THROTTLE_DAYS", 30)  # axes' login 
 PHASE_CLOSE_MAX_FAILURES = env_int("PHASE_CLOSE_MAX_FAILURES", 3)
 PHASE_CLOSE_RETRY_SECONDS = env_int("PHASE_CLOSE_RETRY_SECONDS", 60)
 SWEEP_BATCH_SIZE = env_int("SWEEP_BATCH_SIZE", 200)
+# A sweep that finds more due phases than one batch asks this many more sweeps at once
+# (games/tasks.py): at least the clock processes less one (docs/operations.md).
+SWEEP_HELPERS = env_int("SWEEP_HELPERS", 3)
 DEAD_MAN_SWITCH_MINUTES = env_int("DEAD_MAN_SWITCH_MINUTES", 10)
 MAX_EXTEND_HOURS = env_int("MAX_EXTEND_HOURS", 48)
 DEFAULT_REMINDER_HOURS = env_int("DEFAULT_REMINDER_HOURS", 3)

@@ -17,6 +17,7 @@ import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Callable
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
@@ -508,25 +509,44 @@ def sweep_heartbeat(*, now: datetime) -> timedelta | None:
 
 
 
-def phases_close_due(*, now: datetime | None = None) -> int:
+def phases_close_due(*, now: datetime | None = None,
+                     on_backlog: Callable[[], None] | None = None) -> int:
     """The sweep (beat, every few seconds): dead-man switch, then close every due phase in
     deadline order, ``SWEEP_BATCH_SIZE`` candidates at a time in transactions of
     ``CLOSE_BATCH`` phases, skipping matches another sweeper holds (``skip_locked``), until
-    nothing due is left. Returns how many closed."""
+    nothing due is left. Returns how many closed.
+
+    ``on_backlog`` is called once, before the first batch, when more phases are due than
+    one batch holds (a deadline storm): the task asks the other clock processes to sweep
+    alongside (``games.tasks.phases_close_due``)."""
     with deferred():
-        return _sweep(now)
+        return _sweep(now, on_backlog)
+
+
+def phases_next_deadline(*, now: datetime) -> datetime | None:
+    """The earliest deadline still ahead of ``now`` of a running match's open phase (the
+    task schedules a sweep for that instant when it comes before the next beat)."""
+    return (Phase.objects.filter(closed_at__isnull=True, quarantined_at__isnull=True,
+                                 deadline_at__gt=now, match__status=Match.Status.RUNNING)
+            .order_by("deadline_at").values_list("deadline_at", flat=True).first())
 
 
 CLOSE_BATCH = 50
 
 
-def _sweep(now: datetime | None) -> int:
+def _sweep(now: datetime | None, on_backlog: Callable[[], None] | None = None) -> int:
     fixed = now
     now = now or timezone_now()
     sweep_heartbeat(now=now)
     total = 0
     while True:
         candidates = _due_candidates(fixed or timezone_now(), settings.SWEEP_BATCH_SIZE)
+        if on_backlog is not None and len(candidates) > CLOSE_BATCH:
+            try:
+                on_backlog()
+            except Exception:  # noqa: BLE001 - help is welcome, never needed
+                log.exception("could not ask for help with %d due phases", len(candidates))
+        on_backlog = None
         chunks = [candidates[i:i + CLOSE_BATCH] for i in range(0, len(candidates), CLOSE_BATCH)]
         progress = False
         for index, chunk in enumerate(chunks):
