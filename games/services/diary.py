@@ -64,7 +64,7 @@ def diary_insert(rows: list[DiaryRow]) -> None:
     if connection.vendor != "postgresql":
         DiaryEntry.objects.bulk_create([DiaryEntry(**row._asdict()) for row in rows])
         return
-    from psycopg.types.json import Jsonb
+    from json import dumps
 
     now = timezone_now()
     table = connection.ops.quote_name(DiaryEntry._meta.db_table)
@@ -72,4 +72,4 @@ def diary_insert(rows: list[DiaryRow]) -> None:
     with connection.cursor() as cursor, connection.wrap_database_errors:
         with cursor.copy(f"COPY {table} ({', '.join(COPY_COLUMNS)}) FROM STDIN") as copy:
             for row in rows:
-                copy.write_row((*row[:6], Jsonb(row.payload), row.is_public, row.audience, now))
+                copy.write_row((*row[:6], dumps(row.payload), row.is_public, row.audience, now))

@@ -228,7 +228,6 @@ def _write(closings: list[_Closing], now: datetime) -> None:
     """Write every close of a batch with a handful of bulk statements (same transaction)."""
     Order.objects.bulk_create([o for c in closings for o in c.orders])
     diary_insert([d for c in closings for d in c.diary])
-    Snapshot.objects.bulk_create([c.snapshot for c in closings])
     Phase.objects.filter(pk__in=[c.phase.pk for c in closings]).update(closed_at=now)
     nagged = [s for c in closings for s in c.seats if s.next_nag_at is not None]
     if nagged:
@@ -238,6 +237,7 @@ def _write(closings: list[_Closing], now: datetime) -> None:
     opened = Phase.objects.bulk_create([c.next_phase for c in closings if c.next_phase])
     _opened(opened, {c.match.pk: c.seats for c in closings})
     _matches_update([c.match for c in closings])
+    _snapshots_insert(closings)
     signals.phases_closed.send(sender=Phase, closes=[
         signals.ClosedPhase(match=c.match, phase=c.phase, absent=c.absent, opened=c.next_phase)
         for c in closings])
@@ -285,6 +285,24 @@ def _matches_update(matches: list[Match]) -> None:
            f'finished_at, outcome) WHERE m.id = v.id::bigint')
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
+
+
+def _snapshots_insert(closings: list[_Closing]) -> None:
+    """The snapshots of a batch: the matches' new states. On PostgreSQL copied in the
+    database from the match rows just updated (``INSERT … SELECT``): the state is sent and
+    parsed once per close, not twice. Elsewhere ``bulk_create``."""
+    if connection.vendor != "postgresql":
+        Snapshot.objects.bulk_create([c.snapshot for c in closings])
+        return
+    table = connection.ops.quote_name(Snapshot._meta.db_table)
+    matches = connection.ops.quote_name(Match._meta.db_table)
+    sql = (f"INSERT INTO {table} (match_id, phase_id, state, created_at) "
+           f"SELECT m.id, v.phase_id, m.state, %s FROM {matches} AS m "
+           f"JOIN unnest(%s::bigint[], %s::bigint[]) AS v(match_id, phase_id) "
+           f"ON m.id = v.match_id")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [timezone_now(), [c.match.pk for c in closings],
+                             [c.phase.pk for c in closings]])
 
 
 def _record_failure(*, phase_id: int, exc: BaseException, now: datetime) -> None:
