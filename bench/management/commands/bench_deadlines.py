@@ -23,13 +23,15 @@ Steps:
    default queues, one worker of ``--mail-concurrency`` processes on the mail queue (as
    docker-compose.yml deploys them; 0: the first workers take mail too) and Celery beat;
    wait until the workers answer a ping.
-7. Set every open phase's deadline to the same instant T (one second ahead) and poll until
-   every phase closed or ``--timeout``: closes/s and the workers' memory at each tenth of
-   the matches, the sessions waiting on a lock. Then wait for the emails to go out.
+7. Set every open phase's deadline to the same instant T (a beat and a second ahead) and
+   poll until every phase closed or ``--timeout``: closes/s and the workers' memory at
+   each tenth of the matches, the sessions waiting on a lock. Then wait for the emails to
+   go out.
 8. Stop beat and the workers; print the numbers (JSON with ``--json``): ``matches``,
    ``closed``, ``closed_twice`` (matches with more than one closed phase: the next phases'
    deadlines are a day away, so any second close is a double), ``seconds`` (T → the last
-   close's commit, from the snapshots' insert time), ``engine_floor_seconds``, ``ratio``
+   close's commit, from the snapshots' insert time), ``first_close_seconds`` (T → the
+   first close's commit: how late the clock starts), ``engine_floor_seconds``, ``ratio``
    (seconds ÷ floor), ``closes_per_s``, ``emails_queued``,
    ``emails_drain_seconds_after_last_close`` (the last close's commit → the last email
    marked sent), ``progress`` and ``scale`` (closes/s and the workers' memory in the
@@ -57,7 +59,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
-from django.db.models import Count, Max
+from django.db.models import Count, Max, Min
 from django.utils.timezone import now as timezone_now
 
 DEV_GAMES = {"guess": "tests.games.guessgame"}
@@ -493,7 +495,9 @@ class Command(BaseCommand):
         # the dead-man switch, whose first sweep would otherwise take them for an outage and
         # push every deadline past the storm by its length (10,000 matches closed nothing).
         SweepHeartbeat.objects.update_or_create(pk=1, defaults={"last_run_at": timezone_now()})
-        due_at = timezone_now() + timedelta(seconds=1)
+        # T comes after the next beat (as a deadline set long before): the sweep that sees
+        # it ahead schedules itself for that instant, as in production
+        due_at = timezone_now() + timedelta(seconds=opts["beat_seconds"] + 1)
         Phase.objects.filter(closed_at__isnull=True).update(deadline_at=due_at)
         matches = opts["matches"]
         first = Phase.objects.filter(number=1)
@@ -529,7 +533,9 @@ class Command(BaseCommand):
             time.sleep(0.1)
         cpu_after = self._storm_cpu(clock_pids, cpu_before["backends"])
         closed = first.filter(closed_at__isnull=False).count()
-        last_commit = Snapshot.objects.filter(phase__number=1).aggregate(t=Max("created_at"))["t"]
+        commits = Snapshot.objects.filter(phase__number=1).aggregate(
+            first=Min("created_at"), last=Max("created_at"))
+        last_commit = commits["last"]
         seconds = (last_commit - due_at).total_seconds() if last_commit else None
         twice = (Phase.objects.filter(closed_at__isnull=False).values("match")
                  .annotate(n=Count("id")).filter(n__gt=1).count())
@@ -553,6 +559,9 @@ class Command(BaseCommand):
             "closed": closed, "closed_twice": twice,
             "seconds": round(seconds, 3) if seconds is not None else None,
             "observed_seconds": round(observed, 3) if observed is not None else None,
+            # T → the first close's commit: how late the clock starts on a deadline
+            "first_close_seconds": (round((commits["first"] - due_at).total_seconds(), 3)
+                                    if commits["first"] else None),
             "closes_per_s": round(closed / seconds, 1) if seconds else None,
             "emails_queued": emails.count(),
             "emails_sent": emails.filter(sent_at__isnull=False).count(),
