@@ -14,12 +14,14 @@ from django.dispatch import Signal
 @dataclass(frozen=True)
 class ClosedPhase:
     """One close: ``opened`` is the next phase or None; ``absent`` are the awaited seat
-    numbers that neither acted nor checked in (their defaults or the bot played)."""
+    numbers that neither acted nor checked in (their defaults or the bot played);
+    ``seats``: every seat of the match as the close read them (under its lock), or None."""
 
     match: Any
     phase: Any
     absent: list[int]
     opened: Any = None
+    seats: list[Any] | None = None
 
 
 # phases_closed(closes): every close of one transaction at once (the sweep closes phases in

@@ -239,7 +239,8 @@ def _write(closings: list[_Closing], now: datetime) -> None:
     _matches_update([c.match for c in closings])
     _snapshots_insert(closings)
     signals.phases_closed.send(sender=Phase, closes=[
-        signals.ClosedPhase(match=c.match, phase=c.phase, absent=c.absent, opened=c.next_phase)
+        signals.ClosedPhase(match=c.match, phase=c.phase, absent=c.absent, opened=c.next_phase,
+                            seats=c.seats)
         for c in closings])
     for c in closings:
         if c.match.status == Match.Status.FINISHED:
@@ -353,8 +354,9 @@ def _close_many(*, phase_ids: list[int], now: datetime, skip_locked: bool,
                      .values_list("pk", "match_id"))
         if not pairs:
             return [], []
+        # (not the config: the engine reads it from the state; a few KB of JSON a match)
         matches = {m.pk: m for m in Match.objects.select_for_update(skip_locked=skip_locked)
-                   .filter(pk__in={m for _, m in pairs}).order_by("pk")}
+                   .filter(pk__in={m for _, m in pairs}).defer("config").order_by("pk")}
         if not matches:
             return [], []
         phases = list(Phase.objects.select_for_update()
