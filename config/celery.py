@@ -81,6 +81,17 @@ def _freeze_startup_objects(**_: Any) -> None:
     """A pool process starts with everything its parent imported (Django, the apps, the
     rule tables): collected once and frozen, full garbage collections stop walking those
     objects, which cost a quarter of a phase close's CPU (a close allocates thousands of
-    small objects: states, events, rows). gunicorn's web workers do the same."""
+    small objects: states, events, rows). gunicorn's web workers do the same.
+
+    Then the collector's thresholds (``WORKER_GC_THRESHOLD``): a batch of closes, or of
+    emails, allocates some hundred thousand short-lived objects, nearly none of them in
+    reference cycles; at Python's default (a young collection every 700 allocations) the
+    collector still took a fifth of a close's CPU, at 20,000 next to none
+    (docs/operations.md "The deadline storm")."""
+    from django.conf import settings
+
     gc.collect()
     gc.freeze()
+    threshold = getattr(settings, "WORKER_GC_THRESHOLD", None)
+    if threshold:
+        gc.set_threshold(*threshold)

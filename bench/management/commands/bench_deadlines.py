@@ -292,7 +292,10 @@ class Command(BaseCommand):
         cpu = 0.0
         resolved = 0
         gc.collect()
-        gc.freeze()  # as the workers' pool processes do (config/celery.py)
+        gc.freeze()  # as the workers' pool processes do (config/celery.py), thresholds too
+        threshold = gc.get_threshold()
+        if settings.WORKER_GC_THRESHOLD:
+            gc.set_threshold(*settings.WORKER_GC_THRESHOLD)
         rows = (Phase.objects.filter(closed_at__isnull=True, number=1)
                 .values_list("seed", "awaited", "match__state", "match__bots_enabled")
                 .iterator(chunk_size=200))
@@ -313,6 +316,7 @@ class Command(BaseCommand):
                 engine.current_phase(resolution.state)
             cpu += time.process_time() - started
             resolved += 1
+        gc.set_threshold(*threshold)
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
             os.cpu_count() or 1)
         return {"engine_cpu_seconds": round(cpu, 3), "engine_positions": resolved,
