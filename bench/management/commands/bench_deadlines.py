@@ -365,6 +365,11 @@ class Command(BaseCommand):
         timed(phases, "_write", "writes (bulk inserts, updates, outbox)")
         queries = 0
         total = 0.0
+        import gc
+
+        threshold = gc.get_threshold()
+        if settings.WORKER_GC_THRESHOLD:  # as in the workers' pool processes
+            gc.set_threshold(*settings.WORKER_GC_THRESHOLD)
         try:
             with transaction.atomic():
                 with CaptureQueriesContext(connection) as captured:
@@ -381,6 +386,7 @@ class Command(BaseCommand):
         except Rollback:
             pass
         finally:
+            gc.set_threshold(*threshold)
             for (owner, name), real in wrapped.items():
                 setattr(owner, name, real)
         closes = max(len(ids), 1)
