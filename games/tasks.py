@@ -34,6 +34,9 @@ log = logging.getLogger(__name__)
 # queue back long before the next sweeps pile up. Other tasks use the settings' defaults.
 CLOCK_LIMITS = {"soft_time_limit": 50, "time_limit": 60}
 CLOSE_LIMITS = {"soft_time_limit": 25, "time_limit": 30}
+#: a sweep starts no batch after this long (below the clock's soft limit, so that no batch
+#: is cut off and rolled back); the next sweep is queued at once
+SWEEP_BUDGET_SECONDS = CLOCK_LIMITS["soft_time_limit"] - 10
 
 
 @shared_task(bind=True, acks_late=True, **CLOCK_LIMITS)
@@ -48,9 +51,18 @@ def phases_close_due(self, helper: bool = False) -> int:
       that instant (a Celery ETA, once per deadline: a Redis mark), so a phase closes at
       its deadline, not up to ``CELERY_BEAT_SWEEP_SECONDS`` after it.
     """
-    closed = phases_close_due_task(on_backlog=None if helper else _ask_helpers)
+    closed = phases_close_due_task(on_backlog=None if helper else _ask_helpers,
+                                   budget_seconds=SWEEP_BUDGET_SECONDS,
+                                   on_unfinished=_sweep_again)
     _sweep_at_next_deadline()
     return closed
+
+
+
+def _sweep_again() -> None:
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return
+    phases_close_due.apply_async(expires=max(float(settings.CELERY_BEAT_SWEEP_SECONDS), 1.0))
 
 
 def _ask_helpers() -> None:

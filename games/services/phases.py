@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 import traceback
 import uuid
 from collections import defaultdict
@@ -578,7 +579,9 @@ def sweep_heartbeat(*, now: datetime) -> timedelta | None:
 
 
 def phases_close_due(*, now: datetime | None = None,
-                     on_backlog: Callable[[], None] | None = None) -> int:
+                     on_backlog: Callable[[], None] | None = None,
+                     budget_seconds: float | None = None,
+                     on_unfinished: Callable[[], None] | None = None) -> int:
     """The sweep (beat, every few seconds): dead-man switch, then close every due phase in
     deadline order, ``SWEEP_BATCH_SIZE`` candidates at a time in transactions of
     ``CLOSE_BATCH`` phases, skipping matches another sweeper holds (``skip_locked``), until
@@ -586,9 +589,13 @@ def phases_close_due(*, now: datetime | None = None,
 
     ``on_backlog`` is called once, before the first batch, when more phases are due than
     one batch holds (a deadline storm): the task asks the other clock processes to sweep
-    alongside (``games.tasks.phases_close_due``)."""
+    alongside (``games.tasks.phases_close_due``). With ``budget_seconds`` the sweep starts
+    no batch after that long (the task's time limit must not cut a batch off: its work
+    would roll back) and calls ``on_unfinished`` if phases are still due: the task queues
+    the next sweep at once. What the closes queued (the email) goes out when the sweep
+    ends."""
     with deferred():
-        return _sweep(now, on_backlog)
+        return _sweep(now, on_backlog, budget_seconds, on_unfinished)
 
 
 def phases_next_deadline(*, now: datetime) -> datetime | None:
@@ -602,7 +609,10 @@ def phases_next_deadline(*, now: datetime) -> datetime | None:
 CLOSE_BATCH = 50
 
 
-def _sweep(now: datetime | None, on_backlog: Callable[[], None] | None = None) -> int:
+def _sweep(now: datetime | None, on_backlog: Callable[[], None] | None = None,
+           budget_seconds: float | None = None,
+           on_unfinished: Callable[[], None] | None = None) -> int:
+    started = time.monotonic()
     fixed = now
     now = now or timezone_now()
     sweep_heartbeat(now=now)
@@ -628,6 +638,10 @@ def _sweep(now: datetime | None, on_backlog: Callable[[], None] | None = None) -
                 # take the rest from the tail, so two sweepers meet in the middle instead
                 # of colliding on every batch. (One sweeper alone keeps deadline order.)
                 chunks[1:] = chunks[:0:-1]
+            if budget_seconds is not None and time.monotonic() - started > budget_seconds:
+                if on_unfinished is not None:
+                    on_unfinished()
+                return total
         if not progress:
             return total
 
