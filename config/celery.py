@@ -8,7 +8,7 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import celeryd_after_setup, worker_process_init
+from celery.signals import worker_process_init
 from celery.contrib.django.task import DjangoTask
 from celery.schedules import crontab
 
@@ -74,28 +74,6 @@ def beat_schedule() -> dict[str, dict[str, Any]]:
 
 # Each worker marks itself alive with its queues in Redis (read by /healthz).
 liveness.install_worker_heartbeat()
-
-
-@celeryd_after_setup.connect(weak=False)
-def _niceness_by_queue(sender: Any = None, instance: Any = None, **_: Any) -> None:
-    """A worker that consumes only queues of ``WORKER_NICENESS`` (the mail: 10) runs at
-    that CPU priority, with its pool processes (forked after this): where it shares
-    cores with the clock, a deadline storm's closes come first and the email catches up
-    after, instead of four sending processes taking two thirds of the cores from two
-    closing ones (docs/operations.md "Queues and workers"). A worker that also consumes
-    another queue keeps the normal priority."""
-    from django.conf import settings
-
-    wanted = getattr(settings, "WORKER_NICENESS", {}) or {}
-    try:
-        queues = set(instance.app.amqp.queues.consume_from)
-    except AttributeError:
-        return
-    if not queues or not queues <= set(wanted):
-        return
-    niceness = min(int(wanted[q]) for q in queues)
-    if niceness > 0:
-        os.nice(niceness)
 
 
 @worker_process_init.connect(weak=False)

@@ -236,9 +236,6 @@ CELERY_TIMEZONE = "UTC"
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True  # a killed pool process's task is queued again
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# CPU priority (nice) of a worker that consumes only these queues (config/celery.py): the
-# mail yields the cores to the clock's closes when they share a machine.
-WORKER_NICENESS = {"mail": env_int("WORKER_MAIL_NICE", 10)}
 # The garbage collector's thresholds in each worker pool process (config/celery.py):
 # young collections every 20,000 allocations instead of 700 ("0,0,0": Python's defaults).
 WORKER_GC_THRESHOLD = tuple(int(n) for n in env_str("WORKER_GC_THRESHOLD",
