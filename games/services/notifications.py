@@ -43,6 +43,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.db.models import Max, Q
+from django.db.models.base import ModelState
 from django.utils.timezone import now as timezone_now
 from django.utils.translation import gettext_noop
 
@@ -220,6 +221,39 @@ def notification_create(*, recipient, kind: str, match: Match | None = None,
     return notification
 
 
+def new_row(*, recipient, kind: str, match: Match | None = None, phase: Phase | None = None,
+            payload: dict[str, Any] | None = None) -> Notification:
+    """``Notification(recipient=…, kind=…, match=…, phase=…, payload=…)``, unsaved, built
+    without ``Model.__init__``'s per-field work (the close makes a dozen per match, six
+    hundred per sweep batch; ``tests/games/services/test_close_queries.py`` compares the
+    two)."""
+    row = Notification.__new__(Notification)
+    values = row.__dict__
+    values.update(_row_defaults())
+    values.update(recipient_id=recipient.pk if recipient is not None else None, kind=kind,
+                  match_id=match.pk if match is not None else None,
+                  phase_id=phase.pk if phase is not None else None,
+                  payload=payload if payload is not None else {},
+                  next_attempt_at=timezone_now())
+    state = ModelState()
+    state.fields_cache.update(recipient=recipient, match=match, phase=phase)
+    row._state = state
+    return row
+
+
+_DEFAULTS: dict[str, Any] = {}
+
+
+def _row_defaults() -> dict[str, Any]:
+    """Every column's default that is a constant (``payload`` and ``next_attempt_at``
+    are made per row by :func:`new_row`)."""
+    if not _DEFAULTS:
+        for f in Notification._meta.concrete_fields:
+            if f.attname not in ("payload", "next_attempt_at"):
+                _DEFAULTS[f.attname] = f.get_default()
+    return _DEFAULTS
+
+
 def notifications_create_bulk(rows: Iterable[Notification]) -> list[Notification]:
     """Insert many prepared rows at once and queue them, as one task, on commit."""
     created = _insert(list(rows))
@@ -300,8 +334,8 @@ def new_phase_rows(*, match: Match, closed: Phase | None, opened: Phase | None,
     if opened is None:
         if closed is not None and closed.deadline_at is None:
             return rows  # a solo game ends while its player watches: no email
-        candidates = [Notification(recipient=seat.user, kind=K.MATCH_FINISHED, match=match,
-                                   phase=closed, payload=payload) for seat in seats]
+        candidates = [new_row(recipient=seat.user, kind=K.MATCH_FINISHED, match=match,
+                              phase=closed, payload=payload) for seat in seats]
         rows = [row for row in candidates if wants(row.recipient, K.MATCH_FINISHED)]
         return rows + channel_rows(candidates, seats, match=match, event="match_finished",
                                    closed=closed)
@@ -317,8 +351,8 @@ def new_phase_rows(*, match: Match, closed: Phase | None, opened: Phase | None,
         if coalesce and not mine:
             continue  # an ask that does not await this player is none of their business
         kind = K.YOUR_TURN if partial and mine else K.NEW_PHASE
-        row = Notification(recipient=seat.user, kind=kind, match=match, phase=opened,
-                           payload={**payload, "seat": seat.number, "awaited": mine})
+        row = new_row(recipient=seat.user, kind=kind, match=match, phase=opened,
+                      payload={**payload, "seat": seat.number, "awaited": mine})
         candidates.append(row)
         if wants(seat.user, kind, seat=seat, awaited=mine):
             rows.append(row)

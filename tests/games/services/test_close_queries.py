@@ -121,3 +121,21 @@ def test_a_storm_asks_the_other_clock_processes_once(monkeypatch):
     assert asked == [1]
     tasks._ask_helpers()
     assert [s["kwargs"] for s in sent] == [{"helper": True}] * 2
+
+
+def test_new_row_equals_the_models_constructor():
+    from games.models import Notification
+    from games.services.notifications import new_row
+
+    match = _matches(1)[0]
+    user, phase = match.seats.first().user, Phase.objects.get(match=match)
+    for kwargs in ({"match": match, "phase": phase, "payload": {"seat": 1}}, {}):
+        mine = new_row(recipient=user, kind="new_phase", **kwargs)
+        theirs = Notification(recipient=user, kind="new_phase", **kwargs)
+        for f in Notification._meta.concrete_fields:
+            if f.attname != "next_attempt_at":
+                assert getattr(mine, f.attname) == getattr(theirs, f.attname), f.attname
+        assert mine.next_attempt_at is not None and mine._state.adding
+        assert mine.recipient is user and mine.match == theirs.match
+    assert new_row(recipient=user, kind="x").payload is not new_row(recipient=user,
+                                                                    kind="x").payload
