@@ -51,12 +51,13 @@ def phases_close_due(self, helper: bool = False) -> int:
       that instant (a Celery ETA, once per deadline: a Redis mark), so a phase closes at
       its deadline, not up to ``CELERY_BEAT_SWEEP_SECONDS`` after it.
     """
+    # (a helper that runs out of time just ends: the sweep that asked it queues the next
+    # one, which asks again, so the helpers never multiply)
     closed = phases_close_due_task(on_backlog=None if helper else _ask_helpers,
                                    budget_seconds=SWEEP_BUDGET_SECONDS,
-                                   on_unfinished=_sweep_again)
+                                   on_unfinished=None if helper else _sweep_again)
     _sweep_at_next_deadline()
     return closed
-
 
 
 def _sweep_again() -> None:
@@ -65,10 +66,19 @@ def _sweep_again() -> None:
     phases_close_due.apply_async(expires=max(float(settings.CELERY_BEAT_SWEEP_SECONDS), 1.0))
 
 
+#: the Redis mark of helpers asked lately (a storm's later sweeps ask no more of them)
+HELPERS_MARK = "sweep-helpers-asked"
+
+
 def _ask_helpers() -> None:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return  # one process: nobody to ask
     expires = max(float(settings.CELERY_BEAT_SWEEP_SECONDS), 1.0)
+    try:
+        if not cache.add(HELPERS_MARK, 1, timeout=max(int(expires), 1)):
+            return  # asked within the last beat: they are at work (or expired unneeded)
+    except Exception:  # noqa: BLE001 - the cache is an accelerator: ask anyway
+        pass
     for _ in range(settings.SWEEP_HELPERS):
         phases_close_due.apply_async(kwargs={"helper": True}, expires=expires)
 
