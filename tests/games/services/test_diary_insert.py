@@ -16,7 +16,8 @@ pytestmark = pytest.mark.django_db
 
 def _rows(match, start: int) -> list[DiaryRow]:
     return [DiaryRow(match_id=match.pk, phase_id=None, seq=start + i, turn=2, phase_kind="act",
-                     kind="moved", payload={"who": i, "text": 'a "quoted" \\ line', "to": [1, 2]},
+                     kind="moved", payload={"who": i, "text": 'a "quoted" \\ line', "to": [1, 2],
+                                            "raw": "tab\there\nline\r\\N é"},
                      is_public=i % 2 == 0, audience="" if i % 2 == 0 else ",1,3,")
             for i in range(3)]
 
