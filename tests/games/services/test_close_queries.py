@@ -143,3 +143,21 @@ def test_new_row_equals_the_models_constructor():
         assert mine.recipient is user and mine.match == theirs.match
     assert new_row(recipient=user, kind="x").payload is not new_row(recipient=user,
                                                                     kind="x").payload
+
+
+def test_the_state_is_written_with_lz4_where_the_server_has_it():
+    """Migration 0010: the match's state (9 KB for Kill Game, rewritten by every close)
+    and the snapshot copied from it are compressed with lz4, not pglz."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT enumvals FROM pg_settings WHERE name = 'default_toast_compression'")
+        if "lz4" not in (cursor.fetchone()[0] or []):
+            pytest.skip("this PostgreSQL has no lz4")
+        cursor.execute("SELECT attcompression FROM pg_attribute WHERE attname = 'state' "
+                       "AND attrelid IN ('games_match'::regclass, 'games_snapshot'::regclass)")
+        assert [c for (c,) in cursor.fetchall()] == ["l", "l"]
+    match = _matches(1)[0]
+    Match.objects.filter(pk=match.pk).update(state={"big": ["x" * 40] * 200})  # compressible
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_column_compression(state) FROM games_match WHERE id = %s",
+                       [match.pk])
+        assert cursor.fetchone()[0] == "lz4"
