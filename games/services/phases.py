@@ -21,12 +21,14 @@ from datetime import datetime, timedelta
 from typing import Any, Callable
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
-from django.db.models.base import ModelState
 from django.db.models import F, Max
+from django.db.models.base import ModelState
 from django.utils.timezone import now as timezone_now
 from django.utils.translation import gettext_noop
 
+from accounts.models import Profile
 from games import signals
 from games.exceptions import ApplicationError
 from games.lib import text
@@ -154,19 +156,16 @@ def seats_with_readers(match_ids: list[int]) -> list[Seat]:
     ``Seat.objects.filter(match_id__in=…).select_related("user__profile")`` gives them
     (``tests/games/services/test_close_queries.py`` compares the two), from one query of
     plain values."""
-    from accounts.models import Profile
-    from django.contrib.auth import get_user_model
-
     user_model = get_user_model()
     parts = [(Seat, ""), (user_model, "user__"), (Profile, "user__profile__")]
     names = [[f.attname for f in model._meta.concrete_fields] for model, _ in parts]
     lookups = [prefix + (f.name if f.is_relation else f.attname)
-               for (model, prefix), fields in zip(parts, names)
-               for f in model._meta.concrete_fields]
+               for model, prefix in parts for f in model._meta.concrete_fields]
     seat_n, user_n = len(names[0]), len(names[1])
     out = []
-    for row in (Seat.objects.filter(match_id__in=match_ids).order_by("match_id", "number", "joined_at")
-                .values_list(*lookups)):
+    rows = (Seat.objects.filter(match_id__in=match_ids)
+            .order_by("match_id", "number", "joined_at").values_list(*lookups))
+    for row in rows:
         seat = _built(Seat, dict(zip(names[0], row[:seat_n])))
         user = None
         if seat.user_id is not None:
