@@ -11,8 +11,11 @@ aim the server at itself: the SSRF guard and the one HTTP client of this app.
 3. Redirects are never followed (a 3xx is an answer like any other), the timeout is short
    (``NOTIFY_TIMEOUT_SECONDS``) and at most a few KB of the answer are read.
 
-Connections are kept per (host, address) in the process (urllib3 pools), so a batch to
-one push service or receiver pays one handshake.
+Connections are kept per (host, address) in the process (urllib3 pools, keep-alive), so a
+batch to one push service or receiver pays one handshake. A host's DNS answer is kept for
+``NOTIFY_DNS_CACHE_SECONDS`` (30 s) per process, so a batch resolves each host once; the
+addresses are checked again at every use (a cached answer never lets a private address
+through) and the connection still goes to the checked address.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from __future__ import annotations
 import ipaddress
 import socket
 import threading
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
@@ -38,6 +42,9 @@ URL_UNRESOLVED = gettext_noop("This host name does not resolve.")
 MAX_ANSWER_BYTES = 4096
 _pools: dict[tuple[str, str, int, str], urllib3.connectionpool.HTTPConnectionPool] = {}
 _lock = threading.Lock()
+#: (host, port) -> (valid until, the addresses it resolved to)
+_resolved: dict[tuple[str, int], tuple[float, tuple[ipaddress.IPv4Address
+                                                    | ipaddress.IPv6Address, ...]]] = {}
 
 
 class Refused(ValueError):
@@ -68,6 +75,38 @@ def _allowed(ip: ipaddress.IPv4Address | ipaddress.IPv6Address, loopback_ok: boo
     return ip.is_global and not ip.is_multicast and not ip.is_reserved
 
 
+def resolve(host: str, port: int) -> tuple[ipaddress.IPv4Address | ipaddress.IPv6Address, ...]:
+    """Every address ``host`` resolves to (raises :class:`Refused`), from the short cache
+    when it is fresh. Failures are not kept."""
+    key = (host, port)
+    now = time.monotonic()
+    cached = _resolved.get(key)
+    if cached is not None and cached[0] > now:
+        return cached[1]
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError, OSError):
+        raise Refused(URL_UNRESOLVED) from None
+    addresses = []
+    for info in infos:
+        try:
+            addresses.append(ipaddress.ip_address(info[4][0].split("%")[0]))
+        except ValueError:
+            raise Refused(URL_BAD) from None
+    found = tuple(addresses)
+    seconds = settings.NOTIFY_DNS_CACHE_SECONDS
+    if found and seconds > 0:
+        if len(_resolved) > 10_000:
+            _resolved.clear()
+        _resolved[key] = (now + seconds, found)
+    return found
+
+
+def forget_resolved() -> None:
+    """Empty the DNS cache (tests that change what a host resolves to)."""
+    _resolved.clear()
+
+
 def check(url: str, *, loopback_ok: bool | None = None) -> Target:
     """The checked target of ``url`` (raises :class:`Refused`)."""
     if loopback_ok is None:
@@ -82,16 +121,7 @@ def check(url: str, *, loopback_ok: bool | None = None) -> Target:
         raise Refused(URL_BAD)
     host = parts.hostname
     port = port or (443 if parts.scheme == "https" else 80)
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except (socket.gaierror, UnicodeError, OSError):
-        raise Refused(URL_UNRESOLVED) from None
-    addresses = []
-    for info in infos:
-        try:
-            addresses.append(ipaddress.ip_address(info[4][0].split("%")[0]))
-        except ValueError:
-            raise Refused(URL_BAD) from None
+    addresses = resolve(host, port)
     if not addresses:
         raise Refused(URL_UNRESOLVED)
     if not all(_allowed(ip, loopback_ok) for ip in addresses):

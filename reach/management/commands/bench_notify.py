@@ -37,6 +37,8 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
+from reach.bench import receiver
+
 CHILD_FLAG = "PBW_BENCH_NOTIFY_CHILD"
 SENDER = """
 import os, sys, time, django
@@ -44,6 +46,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 django.setup()
 from games.services.outbox import notifications_send_batch
 import reach.push, reach.webhooks, pywebpush, urllib3  # loaded before the clock starts
+from django.urls import reverse
+reverse("healthz")  # the URL map is read once per process (a worker has it from its first task)
 print("ready", flush=True)
 go = sys.argv[1]
 while not os.path.exists(go):
@@ -171,11 +175,9 @@ class Command(BaseCommand):
         receivers = []
         for n in range(opts["receivers"]):
             proc = subprocess.Popen(
-                [sys.executable, "-m", "reach.bench.receiver", str(port), auth_b64,
-                 str(Path(tmp) / f"received-{n}.json")], stdin=subprocess.PIPE,
+                [sys.executable, "-m", "reach.bench.receiver", str(port),
+                 str(Path(tmp) / f"received-{n}.pickle")],
                 stdout=subprocess.PIPE, text=True, cwd=settings.BASE_DIR)
-            proc.stdin.write(pem)
-            proc.stdin.close()
             if proc.stdout.readline().strip() != "ready":
                 raise CommandError("a receiver did not start")
             receivers.append(proc)
@@ -216,23 +218,56 @@ class Command(BaseCommand):
             if len(parts) == 2:
                 ends.append(float(parts[1]))
         seconds = (max(ends) if ends else time.time()) - started
+        # the clock has stopped: the floor, then every delivery checked
+        floor = self._floor(port, min(len(rows), 2000))
         for proc in receivers:
             proc.send_signal(signal.SIGTERM)
             proc.wait(timeout=60)
-        received: list[str] = []
-        bad: list[str] = []
+        kept = []
         for n in range(opts["receivers"]):
-            data = json.loads((Path(tmp) / f"received-{n}.json").read_text())
-            received += data["ids"]
-            bad += data["bad"]
+            kept += receiver.load(str(Path(tmp) / f"received-{n}.pickle"))
+        received, bad = receiver.verify(kept, key_pem=pem, auth_b64=auth_b64,
+                                        secrets=self._secrets(rows))
         result = self._result(rows, received, bad, seconds, opts, cpu_before, cpu_after,
                               receivers)
+        result.update(floor)
+        if result["per_s"] and floor["floor_posts_per_s"]:
+            result["ratio_to_floor"] = round(result["per_s"] / floor["floor_posts_per_s"], 3)
         result["cpu_seconds_senders"] = round(sender_cpu, 2)
         result["cpu_ms_per_delivery"] = round(1000 * (sender_cpu + result[
             "cpu_seconds_receivers"]) / max(result["deliveries"], 1), 3)
         result["load_average_1m"] = round(os.getloadavg()[0], 2)
         result["cpus"] = os.cpu_count()
         return result
+
+    def _secrets(self, rows) -> dict[str, str]:
+        """The signing secret of each bench webhook, by its path on the receivers."""
+        from reach.models import Webhook
+
+        ids = [r.target_id for r in rows if r.channel == "webhook"]
+        return {urlsplit(url).path: secret for url, secret in
+                Webhook.objects.filter(pk__in=ids).values_list("url", "secret")}
+
+    def _floor(self, port: int, count: int) -> dict:
+        """Raw HTTP POSTs per second to the same receivers over one keep-alive connection
+        (urllib3, as the senders use it; a body the size of a push, no database, no
+        encryption): what the loopback, the receivers and the HTTP client alone allow on
+        this machine now."""
+        import urllib3
+
+        pool = urllib3.HTTPConnectionPool("127.0.0.1", port, maxsize=1, retries=False)
+        body = secrets.token_bytes(260)
+        headers = {"Host": f"127.0.0.1:{port}", "Content-Type": "application/octet-stream"}
+        count = max(count, 200)
+        started = time.perf_counter()
+        for n in range(count):
+            answer = pool.urlopen("POST", f"/f/{n}", body=body, headers=headers,
+                                  redirect=False, retries=False)
+            if answer.status != 201:
+                raise CommandError(f"the floor got HTTP {answer.status}")
+        seconds = time.perf_counter() - started
+        pool.close()
+        return {"floor_posts": count, "floor_posts_per_s": round(count / seconds, 1)}
 
     def _result(self, rows, received, bad, seconds, opts, cpu_before, cpu_after,
                 receivers) -> dict:
