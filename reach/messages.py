@@ -98,13 +98,27 @@ def reader_locale(row: Notification) -> tuple[str, str]:
     return profile.language, profile.timezone
 
 
+def _said(row: Notification) -> tuple[dict[str, Any], str, str]:
+    """(facts, title, body) of ``row`` in its reader's language and zone. Kept on the
+    row's match object for the batch (the outbox loads one per match): a phase fans out to
+    many rows that say the same thing in the same few languages."""
+    lang, zone = reader_locale(row)
+    event = event_name(row)
+    memo = row.match.__dict__.setdefault("_reach_said", {}) if row.match is not None else {}
+    key = (lang, zone, event, row.kind, row.phase_id)
+    found = memo.get(key)
+    if found is None:
+        info = facts(row, zone)
+        with translation.override(lang):
+            title, body = texts(row, info)
+        found = memo[key] = (info, title, body)
+    return found
+
+
 def push_payload(row: Notification) -> dict[str, Any]:
     """The JSON the service worker shows: title, body, the match URL and a tag per match
     (a newer push replaces an older one of the same match)."""
-    lang, zone = reader_locale(row)
-    info = facts(row, zone)
-    with translation.override(lang):
-        title, body = texts(row, info)
+    info, title, body = _said(row)
     url = info["match"]["url"] if info["match"] else settings.SITE_URL + "/"
     return {"title": title, "body": body, "url": url,
             "tag": f"match-{row.match_id}" if row.match_id else "site",
@@ -113,10 +127,7 @@ def push_payload(row: Notification) -> dict[str, Any]:
 
 def webhook_document(row: Notification) -> dict[str, Any]:
     """The generic JSON delivery: id, event, time, the public facts and a sentence."""
-    lang, zone = reader_locale(row)
-    info = facts(row, zone)
-    with translation.override(lang):
-        title, body = texts(row, info)
+    info, title, body = _said(row)
     return {"id": delivery_id(row), "event": event_name(row),
             "created_at": row.created_at.isoformat() if row.created_at else None,
             "match": info["match"], "phase": info["phase"],

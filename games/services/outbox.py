@@ -35,6 +35,7 @@ from typing import Callable, Iterator
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.mail import get_connection
 from django.db import connection, transaction
 from django.db.models import F, Q
@@ -42,7 +43,7 @@ from django.utils.timezone import now as timezone_now
 
 from games import emails
 from games.lib import unsubscribe
-from games.models import Match, Notification
+from games.models import Match, Notification, Phase
 from games.services import notifications
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,8 @@ log = logging.getLogger(__name__)
 RETRY_BASE_SECONDS = 30
 RETRY_MAX_SECONDS = 3600
 SKIPPED_PREFIX = "skipped: "
+_RECIPIENT = Notification._meta.get_field("recipient")
+_PHASE = Notification._meta.get_field("phase")
 
 
 @dataclass
@@ -222,12 +225,17 @@ def notifications_send_batch(*, ids: list[int] | None = None, limit: int | None 
     report.claimed = len(picked)
     if not picked:
         return report
-    rows = list(Notification.objects.filter(pk__in=picked)
-                .select_related("recipient__profile", "phase").order_by("pk"))
-    # one Match object per match (its state is large JSON, decoded once per batch), so
-    # renderers may memoise on it for the batch
+    rows = list(Notification.objects.filter(pk__in=picked).order_by("pk"))
+    # one object per recipient (with the profile), phase and match: a batch fans one event
+    # out to many rows (a match's state is large JSON, decoded once per batch), so
+    # renderers may memoise on them for the batch
+    users = get_user_model().objects.select_related("profile").in_bulk(
+        {row.recipient_id for row in rows})
+    phases = Phase.objects.in_bulk({row.phase_id for row in rows if row.phase_id})
     matches = Match.objects.in_bulk({row.match_id for row in rows if row.match_id})
     for row in rows:
+        _RECIPIENT.set_cached_value(row, users[row.recipient_id])
+        _PHASE.set_cached_value(row, phases.get(row.phase_id) if row.phase_id else None)
         if row.match_id is not None:
             row.match = matches[row.match_id]
     mail = [row for row in rows if row.channel == "email"]
