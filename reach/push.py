@@ -18,6 +18,7 @@ import json
 import logging
 from datetime import datetime
 from email.utils import parseaddr
+from functools import lru_cache
 from typing import Callable
 from urllib.parse import urlsplit
 
@@ -35,9 +36,14 @@ TTL_MIN, TTL_MAX = 60, 4 * 7 * 24 * 3600
 
 def subject() -> str:
     """VAPID's contact (``VAPID_SUBJECT``, else the sender address of our email)."""
-    if settings.VAPID_SUBJECT:
-        return settings.VAPID_SUBJECT
-    address = parseaddr(settings.DEFAULT_FROM_EMAIL)[1] or "noreply@localhost"
+    return _subject(settings.VAPID_SUBJECT, settings.DEFAULT_FROM_EMAIL)
+
+
+@lru_cache(maxsize=4)
+def _subject(configured: str, sender: str) -> str:
+    if configured:
+        return configured
+    address = parseaddr(sender)[1] or "noreply@localhost"
     return f"mailto:{address}"
 
 

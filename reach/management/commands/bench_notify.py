@@ -97,7 +97,8 @@ class Command(BaseCommand):
         parser.add_argument("--deliveries", type=int, default=4000,
                             help="in all, half pushes and half webhooks")
         parser.add_argument("--players", type=int, default=12)
-        parser.add_argument("--senders", type=int, default=4)
+        parser.add_argument("--senders", type=int, default=2,
+                            help="sending processes (one per core: each posts from threads)")
         parser.add_argument("--receivers", type=int, default=2)
         parser.add_argument("--batch", type=int, default=100, help="rows per claim")
         parser.add_argument("--json", action="store_true", help="print only the JSON result")
