@@ -92,7 +92,8 @@ class PushChannel:
         return policy.reader_rows("push", candidates, seats)
 
     def match_rows(self, *, match: Match, event: str, phase: Phase | None,
-                   closed: Phase | None) -> list[Notification]:
+                   closed: Phase | None,
+                   payload: dict | None = None) -> list[Notification]:
         return []  # a push goes to a person, never to a match
 
     def wanted(self, row: Notification, seat: Seat | None) -> bool:
