@@ -21,10 +21,11 @@ through) and the connection still goes to the checked address.
 from __future__ import annotations
 
 import ipaddress
+import queue
 import socket
 import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 from urllib.parse import urlsplit
@@ -192,10 +193,15 @@ def concurrently(jobs: Iterable[tuple[Any, Callable[[], Any]]]
     """Run each ``(key, fn)`` on a small pool of threads (``NOTIFY_CONCURRENCY``) and yield
     ``(key, result, error)`` as each finishes, in the caller's thread — so the caller
     records each delivery the moment it is known, on its own database connection, while
-    other posts wait on the network. The threads do network I/O and encryption only."""
+    other posts wait on the network. The threads do network I/O and encryption only.
+
+    Each thread takes the next job from a shared queue when it is free (a slow receiver
+    holds one thread, not a share of the batch); the caller takes every answer that is in
+    when it wakes, so a burst of answers costs one wake-up."""
     global _executor
     jobs = list(jobs)
-    if settings.NOTIFY_CONCURRENCY <= 1 or len(jobs) <= 1:
+    workers = min(settings.NOTIFY_CONCURRENCY, len(jobs))
+    if workers <= 1:
         for key, fn in jobs:
             try:
                 yield key, fn(), None
@@ -207,13 +213,31 @@ def concurrently(jobs: Iterable[tuple[Any, Callable[[], Any]]]
             if _executor is None:
                 _executor = ThreadPoolExecutor(max_workers=settings.NOTIFY_CONCURRENCY,
                                                thread_name_prefix="reach-post")
-    import queue
+    todo: queue.SimpleQueue[tuple[Any, Callable[[], Any]]] = queue.SimpleQueue()
+    for job in jobs:
+        todo.put(job)
+    done: queue.SimpleQueue[tuple[Any, Any, BaseException | None]] = queue.SimpleQueue()
 
-    done: queue.SimpleQueue[tuple[Any, Future]] = queue.SimpleQueue()
-    for key, fn in jobs:
-        future = _executor.submit(fn)
-        future.add_done_callback(lambda f, key=key: done.put((key, f)))
-    for _ in range(len(jobs)):
-        key, future = done.get()
-        error = future.exception()
-        yield key, (None if error else future.result()), error
+    def work() -> None:
+        while True:
+            try:
+                key, fn = todo.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                done.put((key, fn(), None))
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller
+                done.put((key, None, exc))
+
+    for _ in range(workers):
+        _executor.submit(work)
+    left = len(jobs)
+    while left:
+        answers = [done.get()]
+        while True:
+            try:
+                answers.append(done.get_nowait())
+            except queue.Empty:
+                break
+        left -= len(answers)
+        yield from answers

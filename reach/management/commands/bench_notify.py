@@ -59,7 +59,29 @@ def drain():
         sent += len(report.sent)
         if report.claimed == 0:
             return sent
-if os.environ.get("BENCH_PROFILE_OUT"):  # a pstats file per sender
+if os.environ.get("BENCH_SAMPLE_OUT"):  # every thread's stack, sampled each ms
+    import collections, threading, traceback
+    seen = collections.Counter()
+    def sample():
+        me = threading.get_ident()
+        while not stop:
+            for ident, frame in sys._current_frames().items():
+                if ident != me and (ident == main or not stacks_of_main_only):
+                    seen[tuple((f.f_code.co_filename.rsplit("/", 2)[-1], f.f_code.co_name)
+                               for f, _ in traceback.walk_stack(frame))] += 1
+            time.sleep(0.001)
+    stop = False
+    main = threading.get_ident()
+    stacks_of_main_only = True
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    sent = drain()
+    stop = True
+    sampler.join()
+    import pickle
+    with open(f"{os.environ['BENCH_SAMPLE_OUT']}.{os.getpid()}", "wb") as fh:
+        pickle.dump(seen, fh)
+elif os.environ.get("BENCH_PROFILE_OUT"):  # a pstats file per sender
     import cProfile
     profile = cProfile.Profile(time.process_time)
     sent = profile.runcall(drain)
