@@ -97,9 +97,12 @@ def send_veto(rows: list[Notification], now: datetime) -> dict[int, str]:
     mine = [r for r in rows if r.channel in ("push", "webhook")]
     if not mine:
         return {}
-    subs = PushSubscription.objects.in_bulk(
+    # the columns the senders use (no dates to parse: a batch reads one target per row)
+    subs = PushSubscription.objects.only("id", "user_id", "endpoint", "p256dh", "auth").in_bulk(
         [r.target_id for r in mine if r.channel == "push"])
-    hooks = Webhook.objects.in_bulk([r.target_id for r in mine if r.channel == "webhook"])
+    hooks = Webhook.objects.only("id", "user_id", "match_id", "url", "kind", "secret",
+                                 "failures", "disabled_at").in_bulk(
+        [r.target_id for r in mine if r.channel == "webhook"])
     prefs = {p.user_id: p for p in ChannelPrefs.objects.filter(
         user_id__in={r.recipient_id for r in mine})}
     phase_rows = [r for r in mine if r.kind in ON_PAGE_KINDS and r.match_id]

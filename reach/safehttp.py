@@ -27,7 +27,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Mapping
 from urllib.parse import urlsplit
 
 import urllib3
@@ -64,7 +64,7 @@ class Target:
 @dataclass(frozen=True)
 class Answer:
     status: int
-    headers: dict[str, str]
+    headers: Mapping[str, str]
     body: bytes
 
 
@@ -172,17 +172,21 @@ def post(url: str, body: bytes, headers: dict[str, str], *,
         "POST", target.path, body=body, headers={"Host": host_header, **headers},
         redirect=False, retries=False, preload_content=False, assert_same_host=False)
     try:
-        data = response.read(MAX_ANSWER_BYTES)
         length = response.headers.get("content-length", "")
-        if length.isdigit() and int(length) <= 16 * MAX_ANSWER_BYTES:
-            response.drain_conn()  # small: keep the connection for the next post
+        if length == "0":  # the common answer: nothing to read, the connection is free
+            data = b""
             response.release_conn()
         else:
-            response.close()  # never read an endless answer
+            data = response.read(MAX_ANSWER_BYTES)
+            if length.isdigit() and int(length) <= 16 * MAX_ANSWER_BYTES:
+                response.drain_conn()  # small: keep the connection for the next post
+                response.release_conn()
+            else:
+                response.close()  # never read an endless answer
     except Exception:
         response.close()
         raise
-    return Answer(status=response.status, headers=dict(response.headers), body=data)
+    return Answer(status=response.status, headers=response.headers, body=data)
 
 
 _executor: ThreadPoolExecutor | None = None

@@ -167,7 +167,7 @@ _MARK_SENT = ("UPDATE {table} SET sent_at = %s, claimed_until = NULL, "
 _MARK_SENT_MANY = ("UPDATE {table} SET sent_at = %s, claimed_until = NULL, "
                    "error = '' WHERE id IN ({ids})")
 #: push and webhook answers are marked sent together: at most this many rows or this old
-CHANNEL_MARK_ROWS = 32
+CHANNEL_MARK_ROWS = 50
 CHANNEL_MARK_SECONDS = 0.05
 
 
