@@ -11,6 +11,9 @@ A row moves through these states (all columns of ``games.Notification``):
 - *sent*: ``sent_at`` is written right after the SMTP server accepted that message, one
   row at a time (a sender killed between the server's "250" and that write re-sends only
   the one message in flight, with the same ``Message-ID`` so the copy is recognisable);
+  push and webhook answers, which come back many at a time from the threads that post
+  them, are marked together (at most ``CHANNEL_MARK_ROWS`` rows or
+  ``CHANNEL_MARK_SECONDS``, and at the end of the batch);
 - *retry*: a temporary failure (connection refused, 4xx, timeout) releases the lease and
   sets ``next_attempt_at`` with exponential backoff (30 s doubling, at most an hour);
 - *failed*: a permanent refusal of the address (5xx to ``RCPT``/``DATA``) at once, or any
