@@ -47,7 +47,18 @@ django.setup()
 from games.services.outbox import notifications_send_batch
 import reach.push, reach.webhooks, pywebpush, urllib3  # loaded before the clock starts
 from django.urls import reverse
+from django.db import connection
 reverse("healthz")  # the URL map is read once per process (a worker has it from its first task)
+with connection.cursor() as cursor:  # connected before the clock, as a worker is
+    cursor.execute("SELECT pg_backend_pid()")
+    backend = cursor.fetchone()[0]
+def backend_cpu():  # this sender's PostgreSQL backend, when the server runs on this machine
+    try:
+        fields = open(f"/proc/{backend}/stat").read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+backend_before = backend_cpu()
 print("ready", flush=True)
 go = sys.argv[1]
 while not os.path.exists(go):
@@ -88,7 +99,10 @@ elif os.environ.get("BENCH_PROFILE_OUT"):  # a pstats file per sender
     profile.dump_stats(f"{os.environ['BENCH_PROFILE_OUT']}.{os.getpid()}")
 else:
     sent = drain()
-print(f"{sent} {time.time()}")
+ended = time.time()
+backend_after = backend_cpu()
+used = -1 if backend_before is None or backend_after is None else backend_after - backend_before
+print(f"{sent} {ended} {used}")
 """
 
 
@@ -110,23 +124,6 @@ def cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def postgres_cpu_seconds() -> float | None:
-    """CPU of every PostgreSQL process this machine shows (``None`` when the server runs
-    elsewhere): what the database spent while the clock ran, other users' work included."""
-    total, found = 0.0, False
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            if (entry / "comm").read_text().strip() != "postgres":
-                continue
-        except OSError:
-            continue
-        found = True
-        total += cpu_seconds(int(entry.name))
-    return total if found else None
 
 
 class Command(BaseCommand):
@@ -230,7 +227,6 @@ class Command(BaseCommand):
             if proc.stdout.readline().strip() != "ready":
                 raise CommandError("a sender did not start")
         cpu_before = {p.pid: cpu_seconds(p.pid) for p in senders + receivers}
-        postgres_before = postgres_cpu_seconds()
         started = time.time()
         go.touch()
         outputs, ends = [], []
@@ -254,11 +250,13 @@ class Command(BaseCommand):
             outputs.append(proc.stdout.read())
         for proc in receivers:
             cpu_after[proc.pid] = cpu_seconds(proc.pid)
-        postgres_after = postgres_cpu_seconds()
+        backends: list[float] = []
         for line in outputs:
             parts = line.split()
-            if len(parts) == 2:
+            if len(parts) == 3:
                 ends.append(float(parts[1]))
+                if float(parts[2]) >= 0:
+                    backends.append(float(parts[2]))
         seconds = (max(ends) if ends else time.time()) - started
         # the clock has stopped: the floor, then every delivery checked
         floor = self._floor(port, min(len(rows), 2000))
@@ -278,9 +276,11 @@ class Command(BaseCommand):
         result["cpu_seconds_senders"] = round(sender_cpu, 2)
         result["cpu_ms_per_delivery"] = round(1000 * (sender_cpu + result[
             "cpu_seconds_receivers"]) / max(result["deliveries"], 1), 3)
-        if postgres_before is not None and postgres_after is not None:
-            # backends that ended meanwhile are not counted: a floor, not the exact figure
-            result["cpu_seconds_postgres"] = round(max(postgres_after - postgres_before, 0), 2)
+        if len(backends) == len(senders):  # the senders' own PostgreSQL backends
+            result["cpu_seconds_postgres"] = round(sum(backends), 2)
+            result["cpu_ms_per_delivery_with_postgres"] = round(1000 * (
+                sender_cpu + result["cpu_seconds_receivers"] + sum(backends))
+                / max(result["deliveries"], 1), 3)
         result["load_average_1m"] = round(os.getloadavg()[0], 2)
         result["cpus"] = os.cpu_count()
         return result
