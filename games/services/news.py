@@ -74,12 +74,12 @@ def news_wanted(user, payload: Mapping[str, Any], *, seat: Seat | None = None) -
 
 def news_add(*, match: Match, user, event: str, params: Mapping[str, Any] | None = None,
              phase: Phase | None = None, seat: Seat | None = None,
-             now: datetime | None = None) -> Notification | None:
+             now: datetime | None = None, channels: bool = True) -> Notification | None:
     """One piece of news for ``user``: appended to their unsent news row of ``match`` if
     one waits (a conditional update, so a row a sender claimed meanwhile is left alone),
     else a new row queued on commit — by email when they want it (the row is returned,
-    else None), and on every other channel the reader set up (push, their webhooks: the
-    channel's own policy, ``games.services.notifications.channel_rows``)."""
+    else None), and (``channels``) on every other channel the reader set up (push, their
+    webhooks: the channel's own policy, ``games.services.notifications.channel_rows``)."""
     assert event in EVENTS, event
     item = {"event": event, **(params or {})}
     now = now or timezone_now()
@@ -88,11 +88,12 @@ def news_add(*, match: Match, user, event: str, params: Mapping[str, Any] | None
     if news_wanted(user, {"events": [item]}, seat=seat):
         row = _join_or_create(Notification(recipient=user, kind=K.MATCH_NEWS, match=match,
                                            phase=phase, payload=payload), item, now)
-    candidate = Notification(recipient=user, kind=K.MATCH_NEWS, match=match, phase=phase,
-                             payload=payload)
-    for other in notifications.channel_rows([candidate], [seat] if seat else [],
-                                            match=match, event="", phase=phase):
-        _join_or_create(other, item, now)
+    if channels:
+        candidate = Notification(recipient=user, kind=K.MATCH_NEWS, match=match, phase=phase,
+                                 payload=payload)
+        for other in notifications.channel_rows([candidate], [seat] if seat else [],
+                                                match=match, event="", phase=phase):
+            _join_or_create(other, item, now)
     return row
 
 
@@ -194,16 +195,26 @@ def deaths_attach(*, match: Match, closed: Phase, dead: set[int], seats: list[Se
                and not s.is_bot and s.removed_at is None}
     covered = set()
     for row in rows:
-        if row.recipient_id in by_user and row.kind in (K.NEW_PHASE, K.YOUR_TURN,
-                                                        K.MATCH_FINISHED):
+        if (row.recipient_id in by_user and row.channel == "email"
+                and row.kind in (K.NEW_PHASE, K.YOUR_TURN, K.MATCH_FINISHED)):
             row.payload = {**row.payload, "news": [item]}
             covered.add(row.recipient_id)
+    # push and webhooks (whose phase messages carry no news) get it in a message of its
+    # own either way: one query per channel for every death of the close
+    now = timezone_now()
+    candidates = [Notification(recipient=seat.user, kind=K.MATCH_NEWS, match=match,
+                               phase=closed, payload={"events": [item], "seat": seat.number})
+                  for seat in by_user.values()]
+    for other in notifications.channel_rows(candidates, list(by_user.values()), match=match,
+                                            event="", phase=closed):
+        _join_or_create(other, item, now)
     extra = []
     for user_id, seat in by_user.items():
         if user_id in covered:
             continue
         row = news_add(match=match, user=seat.user, event=DIED, seat=seat, phase=closed,
-                       params={k: v for k, v in item.items() if k != "event"})
+                       params={k: v for k, v in item.items() if k != "event"}, now=now,
+                       channels=False)
         if row is not None:
             extra.append(row)
     return extra

@@ -194,3 +194,22 @@ def test_a_cancelled_forming_match_tells_its_webhook(receiver):
     doc = json.loads(got.body)
     assert [n["event"] for n in doc["news"]] == ["cancelled"]
     assert "not enough players" in doc["text"]
+
+
+def test_a_death_riding_in_the_phase_email_still_goes_by_push_and_webhook(receiver):
+    from games import selectors
+
+    me, other, match, keys = _reader(receiver)
+    seat = Seat.objects.select_related("user__profile").get(match=match, user=me)
+    phase = selectors.current_phase(match)
+    email = Notification(recipient=me, kind=Notification.Kind.NEW_PHASE, match=match,
+                         phase=phase, payload={"seat": seat.number})
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        extra = news.deaths_attach(match=match, closed=phase, dead={seat.number},
+                                   seats=[seat], rows=[email], from_seq=1, to_seq=0)
+    assert extra == []  # the email says it: no news email of its own
+    assert email.payload["news"][0]["event"] == "died"
+    assert not Notification.objects.filter(recipient=me, channel="email").exists()
+    pushes, hooks = _mine(receiver, keys)
+    assert pushes[0]["title"] == "You died: News table"
+    assert [n["event"] for n in hooks[0]["news"]] == ["died"]
