@@ -146,7 +146,14 @@ class Command(BaseCommand):
         if os.environ.get(CHILD_FLAG) == "1":
             if connection.vendor != "postgresql":
                 raise CommandError("The bench needs PostgreSQL.")
-            result = self._run(opts)
+            self._spawned: list[subprocess.Popen] = []
+            try:
+                result = self._run(opts)
+            finally:  # a failed run leaves no receiver or sender behind (nor a pipe open)
+                for proc in self._spawned:
+                    if proc.poll() is None:
+                        proc.kill()
+                        proc.wait()
             self.stdout.write(json.dumps(result) if opts["json"] else json.dumps(result, indent=2))
             return
         self._reexec(opts)
@@ -215,6 +222,7 @@ class Command(BaseCommand):
                 [sys.executable, "-m", "reach.bench.receiver", str(port),
                  str(Path(tmp) / f"received-{n}.pickle")],
                 stdout=subprocess.PIPE, text=True, cwd=settings.BASE_DIR)
+            self._spawned.append(proc)
             if proc.stdout.readline().strip() != "ready":
                 raise CommandError("a receiver did not start")
             receivers.append(proc)
@@ -223,6 +231,7 @@ class Command(BaseCommand):
                                     stdout=subprocess.PIPE, text=True, cwd=settings.BASE_DIR,
                                     env=dict(os.environ))
                    for _ in range(opts["senders"])]
+        self._spawned += senders
         for proc in senders:  # each has loaded Django before the clock starts
             if proc.stdout.readline().strip() != "ready":
                 raise CommandError("a sender did not start")
