@@ -172,17 +172,15 @@ def post(url: str, body: bytes, headers: dict[str, str], *,
         "POST", target.path, body=body, headers={"Host": host_header, **headers},
         redirect=False, retries=False, preload_content=False, assert_same_host=False)
     try:
+        # read even an empty body: it closes http.client's response, so the connection's
+        # next request may read its own answer (else it is sent, then refused locally)
+        data = response.read(MAX_ANSWER_BYTES)
         length = response.headers.get("content-length", "")
-        if length == "0":  # the common answer: nothing to read, the connection is free
-            data = b""
+        if length.isdigit() and int(length) <= 16 * MAX_ANSWER_BYTES:
+            response.drain_conn()  # small: keep the connection for the next post
             response.release_conn()
         else:
-            data = response.read(MAX_ANSWER_BYTES)
-            if length.isdigit() and int(length) <= 16 * MAX_ANSWER_BYTES:
-                response.drain_conn()  # small: keep the connection for the next post
-                response.release_conn()
-            else:
-                response.close()  # never read an endless answer
+            response.close()  # never read an endless answer
     except Exception:
         response.close()
         raise

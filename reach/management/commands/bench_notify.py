@@ -187,6 +187,8 @@ class Command(BaseCommand):
             done = subprocess.run(argv, env=env, cwd=settings.BASE_DIR, capture_output=True,
                                   text=True)
             self.stdout.write(done.stdout.rstrip())
+            if done.returncode == 0 and '"ok": false' in done.stdout:
+                self.stderr.write(done.stderr[-4000:])  # what the senders logged: why
             if done.returncode != 0:
                 self.stderr.write(done.stderr[-4000:])
                 raise CommandError(f"bench failed (exit {done.returncode})")
