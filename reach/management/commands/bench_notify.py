@@ -70,28 +70,25 @@ def drain():
         sent += len(report.sent)
         if report.claimed == 0:
             return sent
-if os.environ.get("BENCH_SAMPLE_OUT"):  # every thread's stack, sampled each ms
-    import collections, threading, traceback
+if os.environ.get("BENCH_SAMPLE_OUT"):  # the sending thread's stack each ms (wall clock:
+    import collections, pickle, threading, traceback  # where it waits, not only where it works)
     seen = collections.Counter()
-    def sample():
-        me = threading.get_ident()
-        while not stop:
-            for ident, frame in sys._current_frames().items():
-                if ident != me and (ident == main or not stacks_of_main_only):
-                    seen[tuple((f.f_code.co_filename.rsplit("/", 2)[-1], f.f_code.co_name)
-                               for f, _ in traceback.walk_stack(frame))] += 1
-            time.sleep(0.001)
-    stop = False
     main = threading.get_ident()
-    stacks_of_main_only = True
+    stop = False
+    def sample():
+        while not stop:
+            frame = sys._current_frames().get(main)
+            if frame is not None:
+                seen[tuple((f.f_code.co_filename.rsplit("/", 2)[-1], f.f_code.co_name)
+                           for f, _ in traceback.walk_stack(frame))] += 1
+            time.sleep(0.001)
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
     sent = drain()
     stop = True
     sampler.join()
-    import pickle
     with open(f"{os.environ['BENCH_SAMPLE_OUT']}.{os.getpid()}", "wb") as fh:
-        pickle.dump(seen, fh)
+        pickle.dump(seen, fh)  # a Counter of stacks (file, function), innermost first
 elif os.environ.get("BENCH_PROFILE_OUT"):  # a pstats file per sender
     import cProfile
     profile = cProfile.Profile(time.thread_time)  # the sending thread's own CPU
