@@ -17,7 +17,8 @@ Deleting an account erases what is personal and keeps the records of play, anony
   their text, their author shown as "former player"; the name is also taken out of match
   names and the director's log;
 - the profile's preferences, API tokens, unsubscribe links, away periods, outbox rows,
-  read marks, email marks, second-factor devices and login records are deleted.
+  read marks, email marks, second-factor devices, login records, push subscriptions,
+  webhooks (a match's too, when they set it) and the calendar address are deleted.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from games.exceptions import ApplicationError
 from games.models import DirectorAction, Match, Notification, Order, Seat
 from players.models import Away, Rating, RatingChange, SeatRecord
 from press.models import EmailMark, Message, ReadMark
+from reach.models import ChannelPrefs, Mode, PushSubscription, Webhook
 
 EXPORT_VERSION = 1
 WRONG_PASSWORD = gettext_noop("That is not your password: nothing was deleted.")
@@ -119,6 +121,37 @@ def account_export(user: Any, *, lang: str = "en") -> dict[str, Any]:
                         "created_at": _iso(t.created_at), "expires_at": _iso(t.expires_at),
                         "revoked_at": _iso(t.revoked_at)}
                        for t in ApiToken.objects.filter(user=user)],
+        **_reach_export(user),
+    }
+
+
+def _reach_export(user: Any) -> dict[str, Any]:
+    """How the site reaches me besides email (``reach``): the channel modes, my browsers'
+    push subscriptions, my webhooks (mine and the ones I set on a match) and whether I
+    have a calendar feed.
+
+    Never a secret: a subscription's keys (``p256dh``, and ``auth``, the secret the
+    browser shares with us to encrypt for it) are left out — they are key material the
+    browser made and holds, meaningless to a reader, and ``auth`` would let whoever holds
+    the file encrypt messages that browser accepts; nor a webhook's signing secret, nor
+    the calendar address (its secret part is the only key to the feed: the export says
+    whether one exists, the profile page shows it)."""
+    prefs = ChannelPrefs.objects.filter(user=user).first()
+    return {
+        "notification_channels": {
+            "push_mode": prefs.push_mode if prefs else Mode.MY_MOVE,
+            "webhook_mode": prefs.webhook_mode if prefs else Mode.MY_MOVE},
+        "push_subscriptions": [
+            {"endpoint": s.endpoint, "user_agent": s.user_agent,
+             "created_at": _iso(s.created_at), "last_ok_at": _iso(s.last_ok_at)}
+            for s in PushSubscription.objects.filter(user=user).order_by("id")],
+        "webhooks": [
+            {"url": h.url, "kind": h.kind, "match": h.match_id,
+             "match_name": h.match.name if h.match_id else None,
+             "created_at": _iso(h.created_at), "last_ok_at": _iso(h.last_ok_at),
+             "failures": h.failures, "disabled_at": _iso(h.disabled_at), "note": h.note}
+            for h in Webhook.objects.filter(user=user).select_related("match").order_by("id")],
+        "calendar_feed": {"exists": bool(prefs and prefs.calendar_token)},
     }
 
 
@@ -190,6 +223,11 @@ def account_delete(*, user: Any, password: str, now: datetime | None = None) -> 
         ApiToken.objects.filter(user=user).delete()
         UnsubscribeToken.objects.filter(user=user).delete()
         Away.objects.filter(user=user).delete()
+        # how the site reached them: nothing is pushed or posted for a deleted account,
+        # and its calendar address stops answering
+        PushSubscription.objects.filter(user=user).delete()
+        Webhook.objects.filter(user=user).delete()
+        ChannelPrefs.objects.filter(user=user).delete()
         _delete_devices(user)
         _delete_login_records(old)
         Profile.objects.filter(user=user).delete()

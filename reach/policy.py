@@ -10,7 +10,12 @@ channels:
   match page) mutes every channel for that match;
 - away periods (``players``' send veto) and coalescing of ask-based games apply to these
   rows as to email, since they are outbox rows of the same kinds;
-- a player on the match page gets nothing (:func:`send_veto`: skipped, in every game);
+- match news (``match_news``: pause, resume, extension, a seat taken over or opened, a
+  cancelled match, "you died") come unless the mode is off or the match is muted; away
+  periods hold back news about the table as for email; several pieces of news waiting for
+  the same target join one message (``games.services.news``);
+- a player on the match page gets nothing (:func:`send_veto`: skipped, in every game,
+  phase messages and match news alike);
 - a target removed or disabled meanwhile: skipped.
 """
 
@@ -28,11 +33,23 @@ from reach.models import ChannelPrefs, Mode, PushSubscription, Webhook
 
 K = Notification.Kind
 PHASE_KINDS = {K.NEW_PHASE, K.YOUR_TURN}
-READER_KINDS = PHASE_KINDS | {K.MATCH_STARTED, K.MATCH_FINISHED}
+READER_KINDS = PHASE_KINDS | {K.MATCH_STARTED, K.MATCH_FINISHED, K.MATCH_NEWS}
+#: what the reader on the page skips (the page shows it)
+ON_PAGE_KINDS = PHASE_KINDS | {K.MATCH_NEWS}
 #: a match's own webhook (the group's channel): public news only
 GROUP_KINDS = {"group_phase": "phase_opened", "group_start": "match_started",
-               "group_end": "match_finished"}
+               "group_end": "match_finished", "group_news": "match_news"}
 EVENT_KIND = {event: kind for kind, event in GROUP_KINDS.items()}
+#: the match news a group's webhook may carry: the same for every seat, naming no hidden
+#: fact (never a death — whose diary is the dead seat's — nor the personal "your seat")
+GROUP_NEWS_EVENTS = frozenset({"paused", "resumed", "extended", "seat_taken", "seat_open",
+                               "cancelled"})
+
+
+def group_news_events(payload: dict[str, Any]) -> list[dict[str, Any]]:
+    """The pieces of news in ``payload`` a match's own webhook may carry."""
+    return [e for e in (payload.get("events") or [])
+            if isinstance(e, dict) and e.get("event") in GROUP_NEWS_EVENTS]
 
 
 def kind_wanted(mode: str, kind: str, awaited: bool | None, seat: Seat | None) -> bool:
@@ -135,12 +152,15 @@ def send_veto(rows: list[Notification], now: datetime) -> dict[int, str]:
     mine = [r for r in rows if r.channel in ("push", "webhook")]
     if not mine:
         return {}
-    subs = PushSubscription.objects.in_bulk(
+    # the columns the senders use (no dates to parse: a batch reads one target per row)
+    subs = PushSubscription.objects.only("id", "user_id", "endpoint", "p256dh", "auth").in_bulk(
         [r.target_id for r in mine if r.channel == "push"])
-    hooks = Webhook.objects.in_bulk([r.target_id for r in mine if r.channel == "webhook"])
+    hooks = Webhook.objects.only("id", "user_id", "match_id", "url", "kind", "secret",
+                                 "failures", "disabled_at").in_bulk(
+        [r.target_id for r in mine if r.channel == "webhook"])
     prefs = {p.user_id: p for p in ChannelPrefs.objects.filter(
         user_id__in={r.recipient_id for r in mine})}
-    phase_rows = [r for r in mine if r.kind in PHASE_KINDS and r.match_id]
+    phase_rows = [r for r in mine if r.kind in ON_PAGE_KINDS and r.match_id]
     seen = presence.seen_at([(r.match_id, r.recipient_id) for r in phase_rows], now=now)
     out: dict[int, str] = {}
     for row in mine:
@@ -156,7 +176,7 @@ def send_veto(rows: list[Notification], now: datetime) -> dict[int, str]:
         row.__dict__["_reach_mode"] = (
             (pref.push_mode if row.channel == "push" else pref.webhook_mode)
             if pref else Mode.MY_MOVE)
-        if row.kind in PHASE_KINDS and (row.match_id, row.recipient_id) in seen:
+        if row.kind in ON_PAGE_KINDS and (row.match_id, row.recipient_id) in seen:
             out[row.pk] = "the player is on the page"
     return out
 

@@ -19,6 +19,7 @@ import logging
 from contextlib import nullcontext
 from datetime import datetime
 from email.utils import parseaddr
+from functools import lru_cache
 from typing import Callable, Iterable
 from urllib.parse import urlsplit
 
@@ -36,9 +37,14 @@ TTL_MIN, TTL_MAX = 60, 4 * 7 * 24 * 3600
 
 def subject() -> str:
     """VAPID's contact (``VAPID_SUBJECT``, else the sender address of our email)."""
-    if settings.VAPID_SUBJECT:
-        return settings.VAPID_SUBJECT
-    address = parseaddr(settings.DEFAULT_FROM_EMAIL)[1] or "noreply@localhost"
+    return _subject(settings.VAPID_SUBJECT, settings.DEFAULT_FROM_EMAIL)
+
+
+@lru_cache(maxsize=4)
+def _subject(configured: str, sender: str) -> str:
+    if configured:
+        return configured
+    address = parseaddr(sender)[1] or "noreply@localhost"
     return f"mailto:{address}"
 
 
@@ -87,7 +93,8 @@ class PushChannel:
         return policy.reader_rows("push", candidates, seats)
 
     def match_rows(self, *, match: Match, event: str, phase: Phase | None,
-                   closed: Phase | None) -> list[Notification]:
+                   closed: Phase | None,
+                   payload: dict | None = None) -> list[Notification]:
         return []  # a push goes to a person, never to a match
 
     def prefetched(self, *, user_ids: Iterable[int], match_ids: Iterable[int]):

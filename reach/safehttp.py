@@ -11,18 +11,23 @@ aim the server at itself: the SSRF guard and the one HTTP client of this app.
 3. Redirects are never followed (a 3xx is an answer like any other), the timeout is short
    (``NOTIFY_TIMEOUT_SECONDS``) and at most a few KB of the answer are read.
 
-Connections are kept per (host, address) in the process (urllib3 pools), so a batch to
-one push service or receiver pays one handshake.
+Connections are kept per (host, address) in the process (urllib3 pools, keep-alive), so a
+batch to one push service or receiver pays one handshake. A host's DNS answer is kept for
+``NOTIFY_DNS_CACHE_SECONDS`` (30 s) per process, so a batch resolves each host once; the
+addresses are checked again at every use (a cached answer never lets a private address
+through) and the connection still goes to the checked address.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import queue
 import socket
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
+import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Mapping
 from urllib.parse import urlsplit
 
 import urllib3
@@ -38,6 +43,9 @@ URL_UNRESOLVED = gettext_noop("This host name does not resolve.")
 MAX_ANSWER_BYTES = 4096
 _pools: dict[tuple[str, str, int, str], urllib3.connectionpool.HTTPConnectionPool] = {}
 _lock = threading.Lock()
+#: (host, port) -> (valid until, the addresses it resolved to)
+_resolved: dict[tuple[str, int], tuple[float, tuple[ipaddress.IPv4Address
+                                                    | ipaddress.IPv6Address, ...]]] = {}
 
 
 class Refused(ValueError):
@@ -56,7 +64,7 @@ class Target:
 @dataclass(frozen=True)
 class Answer:
     status: int
-    headers: dict[str, str]
+    headers: Mapping[str, str]
     body: bytes
 
 
@@ -66,6 +74,38 @@ def _allowed(ip: ipaddress.IPv4Address | ipaddress.IPv6Address, loopback_ok: boo
     if ip.is_loopback:
         return loopback_ok
     return ip.is_global and not ip.is_multicast and not ip.is_reserved
+
+
+def resolve(host: str, port: int) -> tuple[ipaddress.IPv4Address | ipaddress.IPv6Address, ...]:
+    """Every address ``host`` resolves to (raises :class:`Refused`), from the short cache
+    when it is fresh. Failures are not kept."""
+    key = (host, port)
+    now = time.monotonic()
+    cached = _resolved.get(key)
+    if cached is not None and cached[0] > now:
+        return cached[1]
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError, OSError):
+        raise Refused(URL_UNRESOLVED) from None
+    addresses = []
+    for info in infos:
+        try:
+            addresses.append(ipaddress.ip_address(info[4][0].split("%")[0]))
+        except ValueError:
+            raise Refused(URL_BAD) from None
+    found = tuple(addresses)
+    seconds = settings.NOTIFY_DNS_CACHE_SECONDS
+    if found and seconds > 0:
+        if len(_resolved) > 10_000:
+            _resolved.clear()
+        _resolved[key] = (now + seconds, found)
+    return found
+
+
+def forget_resolved() -> None:
+    """Empty the DNS cache (tests that change what a host resolves to)."""
+    _resolved.clear()
 
 
 def check(url: str, *, loopback_ok: bool | None = None) -> Target:
@@ -82,16 +122,7 @@ def check(url: str, *, loopback_ok: bool | None = None) -> Target:
         raise Refused(URL_BAD)
     host = parts.hostname
     port = port or (443 if parts.scheme == "https" else 80)
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except (socket.gaierror, UnicodeError, OSError):
-        raise Refused(URL_UNRESOLVED) from None
-    addresses = []
-    for info in infos:
-        try:
-            addresses.append(ipaddress.ip_address(info[4][0].split("%")[0]))
-        except ValueError:
-            raise Refused(URL_BAD) from None
+    addresses = resolve(host, port)
     if not addresses:
         raise Refused(URL_UNRESOLVED)
     if not all(_allowed(ip, loopback_ok) for ip in addresses):
@@ -141,6 +172,8 @@ def post(url: str, body: bytes, headers: dict[str, str], *,
         "POST", target.path, body=body, headers={"Host": host_header, **headers},
         redirect=False, retries=False, preload_content=False, assert_same_host=False)
     try:
+        # read even an empty body: it closes http.client's response, so the connection's
+        # next request may read its own answer (else it is sent, then refused locally)
         data = response.read(MAX_ANSWER_BYTES)
         length = response.headers.get("content-length", "")
         if length.isdigit() and int(length) <= 16 * MAX_ANSWER_BYTES:
@@ -151,7 +184,7 @@ def post(url: str, body: bytes, headers: dict[str, str], *,
     except Exception:
         response.close()
         raise
-    return Answer(status=response.status, headers=dict(response.headers), body=data)
+    return Answer(status=response.status, headers=response.headers, body=data)
 
 
 _executor: ThreadPoolExecutor | None = None
@@ -162,10 +195,15 @@ def concurrently(jobs: Iterable[tuple[Any, Callable[[], Any]]]
     """Run each ``(key, fn)`` on a small pool of threads (``NOTIFY_CONCURRENCY``) and yield
     ``(key, result, error)`` as each finishes, in the caller's thread — so the caller
     records each delivery the moment it is known, on its own database connection, while
-    other posts wait on the network. The threads do network I/O and encryption only."""
+    other posts wait on the network. The threads do network I/O and encryption only.
+
+    Each thread takes the next job from a shared queue when it is free (a slow receiver
+    holds one thread, not a share of the batch); the caller takes every answer that is in
+    when it wakes, so a burst of answers costs one wake-up."""
     global _executor
     jobs = list(jobs)
-    if settings.NOTIFY_CONCURRENCY <= 1 or len(jobs) <= 1:
+    workers = min(settings.NOTIFY_CONCURRENCY, len(jobs))
+    if workers <= 1:
         for key, fn in jobs:
             try:
                 yield key, fn(), None
@@ -177,13 +215,31 @@ def concurrently(jobs: Iterable[tuple[Any, Callable[[], Any]]]
             if _executor is None:
                 _executor = ThreadPoolExecutor(max_workers=settings.NOTIFY_CONCURRENCY,
                                                thread_name_prefix="reach-post")
-    import queue
+    todo: queue.SimpleQueue[tuple[Any, Callable[[], Any]]] = queue.SimpleQueue()
+    for job in jobs:
+        todo.put(job)
+    done: queue.SimpleQueue[tuple[Any, Any, BaseException | None]] = queue.SimpleQueue()
 
-    done: queue.SimpleQueue[tuple[Any, Future]] = queue.SimpleQueue()
-    for key, fn in jobs:
-        future = _executor.submit(fn)
-        future.add_done_callback(lambda f, key=key: done.put((key, f)))
-    for _ in range(len(jobs)):
-        key, future = done.get()
-        error = future.exception()
-        yield key, (None if error else future.result()), error
+    def work() -> None:
+        while True:
+            try:
+                key, fn = todo.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                done.put((key, fn(), None))
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller
+                done.put((key, None, exc))
+
+    for _ in range(workers):
+        _executor.submit(work)
+    left = len(jobs)
+    while left:
+        answers = [done.get()]
+        while True:
+            try:
+                answers.append(done.get_nowait())
+            except queue.Empty:
+                break
+        left -= len(answers)
+        yield from answers

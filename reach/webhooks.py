@@ -118,20 +118,27 @@ class WebhookChannel:
         return policy.reader_rows("webhook", candidates, seats)
 
     def match_rows(self, *, match: Match, event: str, phase: Phase | None,
-                   closed: Phase | None) -> list[Notification]:
-        """A match's own webhooks: phase opened, match started, match finished. In
-        ask-based games (many short phases a turn) only a new turn counts as a phase."""
+                   closed: Phase | None,
+                   payload: dict[str, Any] | None = None) -> list[Notification]:
+        """A match's own webhooks: phase opened, match started, match finished, and the
+        match news everyone at the table reads (:data:`reach.policy.GROUP_NEWS_EVENTS`).
+        In ask-based games (many short phases a turn) only a new turn counts as a phase."""
         kind = policy.EVENT_KIND.get(event)
         if kind is None:
             return []
         if (kind == "group_phase" and phase is not None and closed is not None
                 and closed.turn == phase.turn and coalesces(match.game)):
             return []
+        news = policy.group_news_events(payload or {}) if kind == "group_news" else []
+        if kind == "group_news" and not news:
+            return []
         hooks = policy.match_targets(match.pk)
         at = phase or closed
+        body: dict[str, Any] = {"phase_id": at.pk if at else None, "group": True}
+        if news:
+            body["events"] = news
         return [Notification(recipient_id=user_id, kind=kind, match=match, phase=at,
-                             payload={"phase_id": at.pk if at else None, "group": True},
-                             channel="webhook", target_id=pk)
+                             payload=dict(body), channel="webhook", target_id=pk)
                 for pk, user_id in hooks]
 
     def prefetched(self, *, user_ids: Iterable[int], match_ids: Iterable[int]):

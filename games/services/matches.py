@@ -291,6 +291,8 @@ def match_end(*, match: Match, actor, reason: str, now: datetime | None = None) 
                     "user__profile"):
                 news.news_add(match=locked, user=seat.user, event=news.CANCELLED,
                               params={"reason": reason}, now=now)
+            news.news_to_match(match=locked, event=news.CANCELLED, params={"reason": reason},
+                               now=now)  # the match's own webhook (a group's channel)
         if not was_forming:
             signals.match_finished.send(sender=Match, match=locked)
         if not was_forming:

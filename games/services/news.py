@@ -16,6 +16,12 @@ Who hears what (:func:`news_wanted`, read again at send time):
 - news about the reader (their death, their seat taken over or given to them, a match
   they joined cancelled) goes whenever they want match emails, away or not.
 
+The same news go by push and to the reader's own webhooks under those channels' policy
+(``reach.policy``: their mode not off, the match not muted, not while away for news about
+the table, nothing while the reader is on the match page), and the news about the table
+(and a cancelled match) to the match's own webhooks (:func:`news_to_match`: never a
+death nor anything personal).
+
 Callers hold the match lock (the lock order: match, phase, seat, then these outbox rows).
 """
 
@@ -31,6 +37,7 @@ from accounts.models import Profile
 from accounts.profiles import profile_for
 from games.lib.oncommit import enqueue_on_commit
 from games.models import Match, Notification, Phase, Seat
+from games.services import notifications
 
 K = Notification.Kind
 
@@ -67,16 +74,48 @@ def news_wanted(user, payload: Mapping[str, Any], *, seat: Seat | None = None) -
 
 def news_add(*, match: Match, user, event: str, params: Mapping[str, Any] | None = None,
              phase: Phase | None = None, seat: Seat | None = None,
-             now: datetime | None = None) -> Notification | None:
+             now: datetime | None = None, channels: bool = True) -> Notification | None:
     """One piece of news for ``user``: appended to their unsent news row of ``match`` if
     one waits (a conditional update, so a row a sender claimed meanwhile is left alone),
-    else a new row queued on commit. None when the reader does not want it."""
+    else a new row queued on commit — by email when they want it (the row is returned,
+    else None), and (``channels``) on every other channel the reader set up (push, their
+    webhooks: the channel's own policy, ``games.services.notifications.channel_rows``)."""
     assert event in EVENTS, event
     item = {"event": event, **(params or {})}
-    if not news_wanted(user, {"events": [item]}, seat=seat):
-        return None
     now = now or timezone_now()
-    waiting = (Notification.objects.filter(recipient=user, match=match, kind=K.MATCH_NEWS,
+    payload = {"events": [item], "seat": seat.number if seat else None}
+    row = None
+    if news_wanted(user, {"events": [item]}, seat=seat):
+        row = _join_or_create(Notification(recipient=user, kind=K.MATCH_NEWS, match=match,
+                                           phase=phase, payload=payload), item, now)
+    if channels:
+        candidate = Notification(recipient=user, kind=K.MATCH_NEWS, match=match, phase=phase,
+                                 payload=payload)
+        for other in notifications.channel_rows([candidate], [seat] if seat else [],
+                                                match=match, event="", phase=phase):
+            _join_or_create(other, item, now)
+    return row
+
+
+def news_to_match(*, match: Match, event: str, params: Mapping[str, Any] | None = None,
+                  phase: Phase | None = None, now: datetime | None = None) -> int:
+    """The news for the match's own targets (a group's webhook), which keep only the news
+    everyone at the table reads; the number of rows written."""
+    item = {"event": event, **(params or {})}
+    now = now or timezone_now()
+    rows = notifications.channel_rows([], [], match=match, event="match_news", phase=phase,
+                                      payload={"events": [item]})
+    for row in rows:
+        _join_or_create(row, item, now)
+    return len(rows)
+
+
+def _join_or_create(row: Notification, item: dict[str, Any], now: datetime) -> Notification:
+    """``row`` (unsaved, carrying ``item``) joined to the same reader's unsent news of the
+    match on the same channel and target, or saved and queued on commit."""
+    waiting = (Notification.objects.filter(recipient_id=row.recipient_id, match=row.match,
+                                           kind=row.kind, channel=row.channel,
+                                           target_id=row.target_id,
                                            sent_at__isnull=True, failed_at__isnull=True)
                .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
                .order_by("-pk").first())
@@ -84,12 +123,10 @@ def news_add(*, match: Match, user, event: str, params: Mapping[str, Any] | None
         payload = {**waiting.payload, "events": [*events_of(waiting.payload), item]}
         if Notification.objects.filter(pk=waiting.pk, sent_at__isnull=True).filter(
                 Q(claimed_until__isnull=True) | Q(claimed_until__lt=now)).update(
-                    payload=payload, phase=phase or waiting.phase):
+                    payload=payload, phase=row.phase or waiting.phase):
             waiting.payload = payload
             return waiting
-    row = Notification.objects.create(recipient=user, kind=K.MATCH_NEWS, match=match,
-                                      phase=phase, payload={"events": [item],
-                                                            "seat": seat.number if seat else None})
+    row.save(force_insert=True)
     enqueue_on_commit("notification_send", row.pk)
     return row
 
@@ -111,6 +148,7 @@ def news_to_table(*, match: Match, event: str, params: Mapping[str, Any] | None 
         if news_add(match=match, user=seat.user, event=event, params=params, phase=phase,
                     seat=seat, now=now):
             sent += 1
+    news_to_match(match=match, event=event, params=params, phase=phase, now=now)
     return sent
 
 
@@ -157,16 +195,26 @@ def deaths_attach(*, match: Match, closed: Phase, dead: set[int], seats: list[Se
                and not s.is_bot and s.removed_at is None}
     covered = set()
     for row in rows:
-        if row.recipient_id in by_user and row.kind in (K.NEW_PHASE, K.YOUR_TURN,
-                                                        K.MATCH_FINISHED):
+        if (row.recipient_id in by_user and row.channel == "email"
+                and row.kind in (K.NEW_PHASE, K.YOUR_TURN, K.MATCH_FINISHED)):
             row.payload = {**row.payload, "news": [item]}
             covered.add(row.recipient_id)
+    # push and webhooks (whose phase messages carry no news) get it in a message of its
+    # own either way: one query per channel for every death of the close
+    now = timezone_now()
+    candidates = [Notification(recipient=seat.user, kind=K.MATCH_NEWS, match=match,
+                               phase=closed, payload={"events": [item], "seat": seat.number})
+                  for seat in by_user.values()]
+    for other in notifications.channel_rows(candidates, list(by_user.values()), match=match,
+                                            event="", phase=closed):
+        _join_or_create(other, item, now)
     extra = []
     for user_id, seat in by_user.items():
         if user_id in covered:
             continue
         row = news_add(match=match, user=seat.user, event=DIED, seat=seat, phase=closed,
-                       params={k: v for k, v in item.items() if k != "event"})
+                       params={k: v for k, v in item.items() if k != "event"}, now=now,
+                       channels=False)
         if row is not None:
             extra.append(row)
     return extra

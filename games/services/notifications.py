@@ -146,9 +146,10 @@ class Channel(Protocol):
     - ``rows_for(candidates, seats)``: the rows this channel adds for one event, given the
       rows the event would make for every reader whatever their email preference
       (``candidates``, unsaved, channel ``email``) and ``{user id: seat}``;
-    - ``match_rows(match=, event=, phase=, closed=)``: rows for the match's own targets
-      (a group's per-match webhook): ``event`` is ``phase_opened``, ``match_started`` or
-      ``match_finished``;
+    - ``match_rows(match=, event=, phase=, closed=, payload=)``: rows for the match's own
+      targets (a group's per-match webhook): ``event`` is ``phase_opened``,
+      ``match_started``, ``match_finished`` or ``match_news`` (``payload``: the news,
+      ``{"events": [...]}``, of which the channel keeps only what everyone may read);
     - ``wanted(row, seat)``: the reader's preference at send time (like :func:`wants`);
     - ``deliver(rows, now, record)``: send each row and call ``record(row, verdict,
       reason)`` as soon as its fate is known (``"sent"``, ``"skip"``, ``"retry"`` or
@@ -164,7 +165,8 @@ class Channel(Protocol):
                  seats: dict[int, Seat]) -> list[Notification]: ...
 
     def match_rows(self, *, match: Match, event: str, phase: Phase | None,
-                   closed: Phase | None) -> list[Notification]: ...
+                   closed: Phase | None,
+                   payload: dict[str, Any] | None = None) -> list[Notification]: ...
 
     def wanted(self, row: Notification, seat: Seat | None) -> bool: ...
 
@@ -192,10 +194,10 @@ def channels_prefetched(*, user_ids: Iterable[int], match_ids: Iterable[int]) ->
 
 
 def channel_rows(candidates: list[Notification], seats: list[Seat], *, match: Match,
-                 event: str, phase: Phase | None = None,
-                 closed: Phase | None = None) -> list[Notification]:
+                 event: str, phase: Phase | None = None, closed: Phase | None = None,
+                 payload: dict[str, Any] | None = None) -> list[Notification]:
     """Every plugged-in channel's rows for one event: the readers' (from ``candidates``)
-    and the match's own targets."""
+    and the match's own targets (``event``; ``payload`` for ``match_news``)."""
     plugged = channels()
     if not plugged:
         return []
@@ -205,7 +207,8 @@ def channel_rows(candidates: list[Notification], seats: list[Seat], *, match: Ma
         if candidates:
             rows += channel.rows_for(candidates, by_user)
         if event:
-            rows += channel.match_rows(match=match, event=event, phase=phase, closed=closed)
+            rows += channel.match_rows(match=match, event=event, phase=phase, closed=closed,
+                                       payload=payload)
     return rows
 
 

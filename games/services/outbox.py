@@ -11,6 +11,9 @@ A row moves through these states (all columns of ``games.Notification``):
 - *sent*: ``sent_at`` is written right after the SMTP server accepted that message, one
   row at a time (a sender killed between the server's "250" and that write re-sends only
   the one message in flight, with the same ``Message-ID`` so the copy is recognisable);
+  push and webhook answers, which come back many at a time from the threads that post
+  them, are marked together (at most ``CHANNEL_MARK_ROWS`` rows or
+  ``CHANNEL_MARK_SECONDS``, and at the end of the batch);
 - *retry*: a temporary failure (connection refused, 4xx, timeout) releases the lease and
   sets ``next_attempt_at`` with exponential backoff (30 s doubling, at most an hour);
 - *failed*: a permanent refusal of the address (5xx to ``RCPT``/``DATA``) at once, or any
@@ -35,6 +38,7 @@ from typing import Callable, Iterator
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.mail import get_connection
 from django.db import connection, transaction
 from django.db.models import F, Q
@@ -42,7 +46,7 @@ from django.utils.timezone import now as timezone_now
 
 from games import emails
 from games.lib import unsubscribe
-from games.models import Match, Notification
+from games.models import Match, Notification, Phase
 from games.services import notifications
 
 log = logging.getLogger(__name__)
@@ -50,6 +54,8 @@ log = logging.getLogger(__name__)
 RETRY_BASE_SECONDS = 30
 RETRY_MAX_SECONDS = 3600
 SKIPPED_PREFIX = "skipped: "
+_RECIPIENT = Notification._meta.get_field("recipient")
+_PHASE = Notification._meta.get_field("phase")
 
 
 @dataclass
@@ -85,18 +91,41 @@ def due(now: datetime):
 
 def notifications_claim(*, now: datetime, limit: int, ids: list[int] | None = None) -> list[int]:
     """Lease up to ``limit`` due rows (of ``ids`` if given) to this sender; their ids."""
+    return [row.pk for row in _claim(now=now, limit=limit, ids=ids)]
+
+
+def _claim(*, now: datetime, limit: int, ids: list[int] | None = None) -> list[Notification]:
+    """Lease up to ``limit`` due rows (of ``ids`` if given) to this sender: the rows as
+    leased, by id. On PostgreSQL one statement picks, leases and returns them (``UPDATE …
+    WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) RETURNING *``), committed without
+    waiting for the WAL flush: a lease lost in a crash of PostgreSQL itself only lets
+    another sender take the row again (at least once, as a lease that expires)."""
     lease = now + timedelta(seconds=settings.EMAIL_CLAIM_SECONDS)
+    qs = due(now)
+    if ids is not None:
+        qs = qs.filter(pk__in=ids)
+    pick = (qs.order_by("next_attempt_at", "pk")
+            .select_for_update(skip_locked=True, of=("self",))
+            .values_list("pk", flat=True)[:limit])
+    if connection.vendor != "postgresql":
+        with transaction.atomic():
+            picked = list(pick)
+            if picked:
+                Notification.objects.filter(pk__in=picked).update(
+                    claimed_until=lease, attempts=F("attempts") + 1)
+        return list(Notification.objects.filter(pk__in=picked).order_by("pk"))
+    table = connection.ops.quote_name(Notification._meta.db_table)
+    relaxed = not connection.in_atomic_block
     with transaction.atomic():
-        qs = due(now)
-        if ids is not None:
-            qs = qs.filter(pk__in=ids)
-        picked = list(qs.order_by("next_attempt_at", "pk")
-                      .select_for_update(skip_locked=True, of=("self",))
-                      .values_list("pk", flat=True)[:limit])
-        if picked:
-            Notification.objects.filter(pk__in=picked).update(
-                claimed_until=lease, attempts=F("attempts") + 1)
-    return picked
+        sql, params = pick.query.sql_with_params()
+        if relaxed:
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL synchronous_commit TO off")
+        rows = list(Notification.objects.raw(
+            f"UPDATE {table} SET claimed_until = %s, attempts = attempts + 1 "
+            f"WHERE id IN ({sql}) RETURNING *", [lease, *params]))
+    rows.sort(key=lambda row: row.pk)
+    return rows
 
 
 def _permanent(exc: Exception) -> bool:
@@ -138,38 +167,76 @@ def _retry_or_fail(rows: list[Notification], error: str, now: datetime,
 
 _MARK_SENT = ("UPDATE {table} SET sent_at = %s, claimed_until = NULL, "
               "error = '' WHERE id = %s")
+_MARK_SENT_MANY = ("UPDATE {table} SET sent_at = %s, claimed_until = NULL, "
+                   "error = '' WHERE id IN ({ids})")
+#: push and webhook answers are marked sent together: at most this many rows or this old
+CHANNEL_MARK_ROWS = 50
+CHANNEL_MARK_SECONDS = 0.05
 
 
 @contextmanager
-def _marker() -> Iterator[Callable[[Notification], None]]:
+def _marker(*, rows: int = 1, seconds: float = 0.0
+            ) -> Iterator[Callable[[Notification], None]]:
     """``mark(row)``: the server accepted this row's message, say so now, before the next
     one goes (a sender killed later re-sends none of the messages already marked). One
     plain statement per message on one cursor, stamped by the application's clock (the
     one the quiet periods are reckoned by; the ORM's ``filter().update()`` cost three
     times the CPU, paid per email).
 
+    With ``rows`` > 1 (push and webhooks, whose answers come back many at a time from
+    the threads that post them) the marks are gathered and written in one statement once
+    ``rows`` are waiting or the oldest waited ``seconds``, and at the end of the batch —
+    also when the batch ends on an error. A sender killed in between sends those few
+    again (at least once: each carries its stable delivery id, so a receiver drops it).
+
     On PostgreSQL the marks are committed without waiting for the WAL flush
     (``synchronous_commit = off``, for this sending only): each is visible to every other
     sender at once and survives the sender being killed; only a crash of PostgreSQL itself
     may lose the last fraction of a second of marks, whose messages are then sent again
     (at least once, same Message-ID). Waiting for the flush cost a disk sync per email."""
-    sql = _MARK_SENT.format(table=connection.ops.quote_name(Notification._meta.db_table))
+    table = connection.ops.quote_name(Notification._meta.db_table)
+    sql = _MARK_SENT.format(table=table)
     relaxed = connection.vendor == "postgresql" and not connection.in_atomic_block
+    waiting: list[int] = []
+    since = 0.0
     with connection.cursor() as cursor:
         if relaxed:
             cursor.execute("SET synchronous_commit TO off")
+
+        def flush() -> None:
+            if waiting:
+                ids = ", ".join(["%s"] * len(waiting))
+                cursor.execute(_MARK_SENT_MANY.format(table=table, ids=ids),
+                               [timezone_now(), *waiting])
+                waiting.clear()
+
+        def mark(row: Notification) -> None:
+            nonlocal since
+            if rows <= 1:
+                cursor.execute(sql, [timezone_now(), row.pk])
+                return
+            if not waiting:
+                since = time.monotonic()
+            waiting.append(row.pk)
+            if len(waiting) >= rows or time.monotonic() - since >= seconds:
+                flush()
+
         try:
-            yield lambda row: cursor.execute(sql, [timezone_now(), row.pk])
+            yield mark
         finally:
-            if relaxed:
-                cursor.execute("SET synchronous_commit TO DEFAULT")
+            try:
+                flush()
+            finally:
+                if relaxed:
+                    cursor.execute("SET synchronous_commit TO DEFAULT")
 
 
 def notifications_send_batch(*, ids: list[int] | None = None, limit: int | None = None,
                              now: datetime | None = None) -> BatchReport:
     """Claim a batch (``ids``, or the oldest due rows) and send it over one connection.
 
-    1. Claim (lease) the rows; load them with recipient, profile, match and phase.
+    1. Claim (lease) the rows, one statement; load their recipients (with profiles),
+       matches and phases, one query each.
     2. Ask the policy (``notifications.send_decision``) about each: send, skip (nobody
        wants it any more: closed with ``sent_at`` and an ``error`` saying why) or hold
        (a coalesced "your move" waiting for its time).
@@ -181,16 +248,20 @@ def notifications_send_batch(*, ids: list[int] | None = None, limit: int | None 
     now = now or timezone_now()
     limit = limit or settings.EMAIL_BATCH_SIZE
     report = BatchReport()
-    picked = notifications_claim(now=now, limit=limit, ids=ids)
-    report.claimed = len(picked)
-    if not picked:
+    rows = _claim(now=now, limit=limit, ids=ids)
+    report.claimed = len(rows)
+    if not rows:
         return report
-    rows = list(Notification.objects.filter(pk__in=picked)
-                .select_related("recipient__profile", "phase").order_by("pk"))
-    # one Match object per match (its state is large JSON, decoded once per batch), so
-    # renderers may memoise on it for the batch
+    # one object per recipient (with the profile), phase and match: a batch fans one event
+    # out to many rows (a match's state is large JSON, decoded once per batch), so
+    # renderers may memoise on them for the batch
+    users = get_user_model().objects.select_related("profile").in_bulk(
+        {row.recipient_id for row in rows})
+    phases = Phase.objects.in_bulk({row.phase_id for row in rows if row.phase_id})
     matches = Match.objects.in_bulk({row.match_id for row in rows if row.match_id})
     for row in rows:
+        _RECIPIENT.set_cached_value(row, users[row.recipient_id])
+        _PHASE.set_cached_value(row, phases.get(row.phase_id) if row.phase_id else None)
         if row.match_id is not None:
             row.match = matches[row.match_id]
     mail = [row for row in rows if row.channel == "email"]
@@ -240,7 +311,7 @@ def _deliver_channel(name: str, rows: list[Notification], now: datetime,
         _retry_or_fail(rows, f"no channel {name!r} installed", now, report)
         return
     recorded: set[int] = set()
-    with _marker() as mark:
+    with _marker(rows=CHANNEL_MARK_ROWS, seconds=CHANNEL_MARK_SECONDS) as mark:
         def record(row: Notification, verdict: str, reason: str = "") -> None:
             recorded.add(row.pk)
             if verdict == "sent":

@@ -37,6 +37,8 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
+from reach.bench import receiver
+
 CHILD_FLAG = "PBW_BENCH_NOTIFY_CHILD"
 SENDER = """
 import os, sys, time, django
@@ -44,6 +46,19 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 django.setup()
 from games.services.outbox import notifications_send_batch
 import reach.push, reach.webhooks, pywebpush, urllib3  # loaded before the clock starts
+from django.urls import reverse
+from django.db import connection
+reverse("healthz")  # the URL map is read once per process (a worker has it from its first task)
+with connection.cursor() as cursor:  # connected before the clock, as a worker is
+    cursor.execute("SELECT pg_backend_pid()")
+    backend = cursor.fetchone()[0]
+def backend_cpu():  # this sender's PostgreSQL backend, when the server runs on this machine
+    try:
+        fields = open(f"/proc/{backend}/stat").read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+backend_before = backend_cpu()
 print("ready", flush=True)
 go = sys.argv[1]
 while not os.path.exists(go):
@@ -55,14 +70,36 @@ def drain():
         sent += len(report.sent)
         if report.claimed == 0:
             return sent
-if os.environ.get("BENCH_PROFILE_OUT"):  # a pstats file per sender
+if os.environ.get("BENCH_SAMPLE_OUT"):  # the sending thread's stack each ms (wall clock:
+    import collections, pickle, threading, traceback  # where it waits, not only where it works)
+    seen = collections.Counter()
+    main = threading.get_ident()
+    stop = False
+    def sample():
+        while not stop:
+            frame = sys._current_frames().get(main)
+            if frame is not None:
+                seen[tuple((f.f_code.co_filename.rsplit("/", 2)[-1], f.f_code.co_name)
+                           for f, _ in traceback.walk_stack(frame))] += 1
+            time.sleep(0.001)
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    sent = drain()
+    stop = True
+    sampler.join()
+    with open(f"{os.environ['BENCH_SAMPLE_OUT']}.{os.getpid()}", "wb") as fh:
+        pickle.dump(seen, fh)  # a Counter of stacks (file, function), innermost first
+elif os.environ.get("BENCH_PROFILE_OUT"):  # a pstats file per sender
     import cProfile
-    profile = cProfile.Profile(time.process_time)
+    profile = cProfile.Profile(time.thread_time)  # the sending thread's own CPU
     sent = profile.runcall(drain)
     profile.dump_stats(f"{os.environ['BENCH_PROFILE_OUT']}.{os.getpid()}")
 else:
     sent = drain()
-print(f"{sent} {time.time()}")
+ended = time.time()
+backend_after = backend_cpu()
+used = -1 if backend_before is None or backend_after is None else backend_after - backend_before
+print(f"{sent} {ended} {used}")
 """
 
 
@@ -93,7 +130,8 @@ class Command(BaseCommand):
         parser.add_argument("--deliveries", type=int, default=4000,
                             help="in all, half pushes and half webhooks")
         parser.add_argument("--players", type=int, default=12)
-        parser.add_argument("--senders", type=int, default=4)
+        parser.add_argument("--senders", type=int, default=2,
+                            help="sending processes (one per core: each posts from threads)")
         parser.add_argument("--receivers", type=int, default=2)
         parser.add_argument("--batch", type=int, default=100, help="rows per claim")
         parser.add_argument("--json", action="store_true", help="print only the JSON result")
@@ -105,7 +143,14 @@ class Command(BaseCommand):
         if os.environ.get(CHILD_FLAG) == "1":
             if connection.vendor != "postgresql":
                 raise CommandError("The bench needs PostgreSQL.")
-            result = self._run(opts)
+            self._spawned: list[subprocess.Popen] = []
+            try:
+                result = self._run(opts)
+            finally:  # a failed run leaves no receiver or sender behind (nor a pipe open)
+                for proc in self._spawned:
+                    if proc.poll() is None:
+                        proc.kill()
+                        proc.wait()
             self.stdout.write(json.dumps(result) if opts["json"] else json.dumps(result, indent=2))
             return
         self._reexec(opts)
@@ -139,6 +184,8 @@ class Command(BaseCommand):
             done = subprocess.run(argv, env=env, cwd=settings.BASE_DIR, capture_output=True,
                                   text=True)
             self.stdout.write(done.stdout.rstrip())
+            if done.returncode == 0 and '"ok": false' in done.stdout:
+                self.stderr.write(done.stderr[-4000:])  # what the senders logged: why
             if done.returncode != 0:
                 self.stderr.write(done.stderr[-4000:])
                 raise CommandError(f"bench failed (exit {done.returncode})")
@@ -171,11 +218,10 @@ class Command(BaseCommand):
         receivers = []
         for n in range(opts["receivers"]):
             proc = subprocess.Popen(
-                [sys.executable, "-m", "reach.bench.receiver", str(port), auth_b64,
-                 str(Path(tmp) / f"received-{n}.json")], stdin=subprocess.PIPE,
+                [sys.executable, "-m", "reach.bench.receiver", str(port),
+                 str(Path(tmp) / f"received-{n}.pickle")],
                 stdout=subprocess.PIPE, text=True, cwd=settings.BASE_DIR)
-            proc.stdin.write(pem)
-            proc.stdin.close()
+            self._spawned.append(proc)
             if proc.stdout.readline().strip() != "ready":
                 raise CommandError("a receiver did not start")
             receivers.append(proc)
@@ -184,6 +230,7 @@ class Command(BaseCommand):
                                     stdout=subprocess.PIPE, text=True, cwd=settings.BASE_DIR,
                                     env=dict(os.environ))
                    for _ in range(opts["senders"])]
+        self._spawned += senders
         for proc in senders:  # each has loaded Django before the clock starts
             if proc.stdout.readline().strip() != "ready":
                 raise CommandError("a sender did not start")
@@ -211,28 +258,69 @@ class Command(BaseCommand):
             outputs.append(proc.stdout.read())
         for proc in receivers:
             cpu_after[proc.pid] = cpu_seconds(proc.pid)
+        backends: list[float] = []
         for line in outputs:
             parts = line.split()
-            if len(parts) == 2:
+            if len(parts) == 3:
                 ends.append(float(parts[1]))
+                if float(parts[2]) >= 0:
+                    backends.append(float(parts[2]))
         seconds = (max(ends) if ends else time.time()) - started
+        # the clock has stopped: the floor, then every delivery checked
+        floor = self._floor(port, min(len(rows), 2000))
         for proc in receivers:
             proc.send_signal(signal.SIGTERM)
             proc.wait(timeout=60)
-        received: list[str] = []
-        bad: list[str] = []
+        kept = []
         for n in range(opts["receivers"]):
-            data = json.loads((Path(tmp) / f"received-{n}.json").read_text())
-            received += data["ids"]
-            bad += data["bad"]
+            kept += receiver.load(str(Path(tmp) / f"received-{n}.pickle"))
+        received, bad = receiver.verify(kept, key_pem=pem, auth_b64=auth_b64,
+                                        secrets=self._secrets(rows))
         result = self._result(rows, received, bad, seconds, opts, cpu_before, cpu_after,
                               receivers)
+        result.update(floor)
+        if result["per_s"] and floor["floor_posts_per_s"]:
+            result["ratio_to_floor"] = round(result["per_s"] / floor["floor_posts_per_s"], 3)
         result["cpu_seconds_senders"] = round(sender_cpu, 2)
         result["cpu_ms_per_delivery"] = round(1000 * (sender_cpu + result[
             "cpu_seconds_receivers"]) / max(result["deliveries"], 1), 3)
+        if len(backends) == len(senders):  # the senders' own PostgreSQL backends
+            result["cpu_seconds_postgres"] = round(sum(backends), 2)
+            result["cpu_ms_per_delivery_with_postgres"] = round(1000 * (
+                sender_cpu + result["cpu_seconds_receivers"] + sum(backends))
+                / max(result["deliveries"], 1), 3)
         result["load_average_1m"] = round(os.getloadavg()[0], 2)
         result["cpus"] = os.cpu_count()
         return result
+
+    def _secrets(self, rows) -> dict[str, str]:
+        """The signing secret of each bench webhook, by its path on the receivers."""
+        from reach.models import Webhook
+
+        ids = [r.target_id for r in rows if r.channel == "webhook"]
+        return {urlsplit(url).path: secret for url, secret in
+                Webhook.objects.filter(pk__in=ids).values_list("url", "secret")}
+
+    def _floor(self, port: int, count: int) -> dict:
+        """Raw HTTP POSTs per second to the same receivers over one keep-alive connection
+        (urllib3, as the senders use it; a body the size of a push, no database, no
+        encryption): what the loopback, the receivers and the HTTP client alone allow on
+        this machine now."""
+        import urllib3
+
+        pool = urllib3.HTTPConnectionPool("127.0.0.1", port, maxsize=1, retries=False)
+        body = secrets.token_bytes(260)
+        headers = {"Host": f"127.0.0.1:{port}", "Content-Type": "application/octet-stream"}
+        count = max(count, 200)
+        started = time.perf_counter()
+        for n in range(count):
+            answer = pool.urlopen("POST", f"/f/{n}", body=body, headers=headers,
+                                  redirect=False, retries=False)
+            if answer.status != 201:
+                raise CommandError(f"the floor got HTTP {answer.status}")
+        seconds = time.perf_counter() - started
+        pool.close()
+        return {"floor_posts": count, "floor_posts_per_s": round(count / seconds, 1)}
 
     def _result(self, rows, received, bad, seconds, opts, cpu_before, cpu_after,
                 receivers) -> dict:
