@@ -230,7 +230,7 @@ def away_send_veto(rows, now: datetime) -> dict[int, str]:
     news about the table (a pause, an extension), while the reader is away (they resume
     by themselves afterwards); news about the reader (their death, their seat taken over)
     still goes."""
-    from games.services.news import is_table_news
+    from games.services.news_audience import is_table_news
 
     paused = [r for r in rows if r.kind in PAUSED_KINDS
               or (r.kind == "match_news" and is_table_news(r.payload))]

@@ -57,6 +57,7 @@ from games.lib.oncommit import enqueue_on_commit
 from games.models import CheckIn, DiaryEntry, Match, Notification, Order, Phase, Seat
 from games.registry import UnknownGame, get_game
 from games.selectors import seat_is_checked_in
+from games.services.news_audience import news_wanted
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +120,7 @@ def wants(user, kind: str, *, seat: Seat | None = None, awaited: bool | None = N
         return profile.email_match_events
     if kind == MESSAGE_KIND:
         return profile.email_messages
-    if kind == K.MATCH_NEWS:  # which news: games.services.news.news_wanted
+    if kind == K.MATCH_NEWS:  # which news: games.services.news_audience.news_wanted
         return profile.email_match_events
     return True
 
@@ -501,7 +502,6 @@ def send_decisions(rows: list[Notification], *, now: datetime) -> dict[int, Deci
                 out[row.pk] = Decision(skip="preferences")
                 continue
         elif row.kind == K.MATCH_NEWS:
-            from games.services.news import news_wanted
 
             out[row.pk] = SEND if news_wanted(row.recipient, row.payload, seat=seat) else \
                 Decision(skip="preferences")
