@@ -6,6 +6,7 @@ remove a player) each call the service and so write a DirectorAction. Staff see 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import uuid
 from html import escape
@@ -27,6 +28,7 @@ from django.utils.timezone import now as timezone_now
 
 from games import registry, selectors
 from games.exceptions import ApplicationError
+from games.lib import htmlcache
 from games.lib.audit import AuditedAdminMixin
 from games.lib.dates import format_local
 from games.models import (DiaryEntry, DirectorAction, Match, Notification, Phase, Seat,
@@ -239,10 +241,42 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
     def phase_list(self, match: Match):
         return phases_table(match) if match.pk else "—"
 
+    @staticmethod
+    def _kept(match: Match, name: str, parts: list, render) -> SafeString:
+        """The director page's heavy parts (the whole diary, the full state) kept in the
+        HTML cache (games/lib/htmlcache.py) under a key that holds what they show — the
+        match (id, creation time), ``parts`` (the diary's last seq, a digest of the
+        state), the roster (names), the code version, the language and time zone — so a
+        reload shows them without rebuilding them, and any change shows at once (a new
+        key). Only this admin page (staff with the match's change permission) reads them."""
+        from games.lib.pages import seat_rows
+
+        rows = match.__dict__.get("_director_seat_rows")
+        if rows is None:
+            rows = match.__dict__["_director_seat_rows"] = seat_rows(match)
+        prefix = ":".join([htmlcache.code_version(), str(match.pk),
+                           f"{match.created_at.timestamp():.6f}" if match.created_at else "-",
+                           "director", htmlcache.roster_digest(rows)])
+        key = htmlcache.fragment_key(prefix, name, parts)
+        html = htmlcache.cache_get(key)
+        if html is None:
+            html = str(render())
+            htmlcache.cache_set(key, html)
+        return mark_safe(html)  # noqa: S308 - rendered escaped (html_table, format_html)
+
     @admin.display(description="full state (omniscient view)")
     def full_state(self, match: Match):
         if match.state is None:
             return "—"
+        # what it shows is a function of the state (and the engine, in the code version):
+        # its digest (the C encoder, a fraction of the indented dump) is the key
+        digest = hashlib.sha1(json.dumps(match.state, sort_keys=True, default=str)
+                              .encode()).hexdigest()
+        return self._kept(match, "director-state", [digest],
+                          lambda: self._full_state(match))
+
+    @staticmethod
+    def _full_state(match: Match) -> str:
         try:
             view = selectors.player_view_for(match, None, omniscient=True)
         except Exception as exc:  # noqa: BLE001 - show the raw state when the engine is gone
@@ -254,6 +288,13 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
 
     @admin.display(description="diary (every entry)")
     def diary(self, match: Match):
+        # the diary only grows, each row numbered from Match.diary_seq: its last seq (with
+        # the names, in the roster digest) says what it shows
+        return self._kept(match, "director-diary", [match.diary_seq],
+                          lambda: self._diary(match))
+
+    @staticmethod
+    def _diary(match: Match):
         lines = selectors.diary_for_seat(match, None, omniscient=True)
         # who saw each private line: one query for the whole diary, not one per line
         audience = dict(DiaryEntry.objects.filter(match=match, is_public=False)

@@ -10,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import selectors
+from games.lib import htmlcache
 from games.services.orders import order_submit
 from games.services.phases import phase_close
 from tests.factories import make_match
@@ -22,6 +23,11 @@ def _queries(client, url: str) -> tuple[int, str]:
         response = client.get(url)
     assert response.status_code == 200
     return len(ctx), response.content.decode()
+
+
+def _diary_table(page: str) -> str:
+    start = page.index("<th>seq</th>")
+    return page[start:page.index("</table>", start)]
 
 
 def _played(players: int, rounds: int):
@@ -40,9 +46,15 @@ def test_the_director_match_page_queries_do_not_grow(client, director):
     small, big = _played(2, 1), _played(6, 3)
     url = lambda m: reverse("admin:games_match_change", args=[m.pk])  # noqa: E731
     client.get(url(small))  # first request of the session: its one-off queries
+    htmlcache.cache.clear()  # the diary and the full state rendered anew on both
     few, _ = _queries(client, url(small))
+    htmlcache.cache.clear()
     many, page = _queries(client, url(big))
     assert many == few
+    # read back from the HTML cache: the whole diary and the state cost no query
+    kept, again = _queries(client, url(big))
+    assert kept <= many - 2
+    assert _diary_table(again) == _diary_table(page)
     for seat in big.seats.select_related("user"):
         assert seat.user.username in page
         assert reverse("admin:games_match_seat", args=[big.pk, seat.pk, "replace"]) in page
@@ -103,3 +115,35 @@ def test_the_admin_match_list_rows_are_djangos_cells(client, director, rf):
     page = client.get(reverse("admin:games_match_changelist"))
     assert page.status_code == 200
     assert "&lt;b&gt;" in page.content.decode() and "<b>" not in page.content.decode()
+
+
+def test_the_director_page_shows_each_change_at_once(client, director):
+    """The kept diary and state are keyed by what they show: a close (new diary rows, a
+    new state) and a rename show on the next load, never the kept copy."""
+    from games.models import DiaryEntry
+
+    client.force_login(director)
+    match = _played(3, 1)
+    url = reverse("admin:games_match_change", args=[match.pk])
+    first = client.get(url).content.decode()
+    assert client.get(url).content.decode().count("<tr>") == first.count("<tr>")
+    phase = selectors.current_phase(match)
+    before = DiaryEntry.objects.filter(match=match).count()
+    order_submit(match=match, seat=match.seats.first(), phase_id=phase.pk, payload={"guess": 3})
+    state_before = _state_block(client.get(url).content.decode())
+    phase_close(phase_id=phase.pk, now=phase.deadline_at)
+    match.refresh_from_db()
+    assert DiaryEntry.objects.filter(match=match).count() > before
+    after = client.get(url).content.decode()
+    last = DiaryEntry.objects.filter(match=match).order_by("-seq").first()
+    assert f"<td>{last.seq}</td>" in _diary_table(after)
+    assert _state_block(after) != state_before
+    seat = match.seats.select_related("user").first()
+    seat.user.username = "renamed_player"
+    seat.user.save()
+    assert "renamed_player" in _diary_table(client.get(url).content.decode())
+
+
+def _state_block(page: str) -> str:
+    start = page.index("<pre style=")
+    return page[start:page.index("</details>", start)]

@@ -586,6 +586,21 @@ class Command(BaseCommand):
                 prof.enable()
                 client.get(url, headers=headers)
                 prof.disable()
+            if cold:  # one more cold request: its queries, most repeated first
+                from django.db import connection
+
+                htmlcache.code_version = lambda: f"bench-profile-{os.getpid()}-q"
+                queries: list[str] = []
+
+                def count(execute, sql, params, many, context):
+                    queries.append(sql)
+                    return execute(sql, params, many, context)
+
+                with connection.execute_wrapper(count):
+                    client.get(url, headers=headers)
+                sys.stderr.write(f"cold: {len(queries)} queries\n")
+                for sql, n in Counter(queries).most_common(25):
+                    sys.stderr.write(f"{n:5d}  {sql[:200]}\n")
         finally:
             htmlcache.code_version = real
         if os.environ.get("BENCH_PROFILE_OUT"):  # a file for pstats / snakeviz
