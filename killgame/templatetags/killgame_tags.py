@@ -156,7 +156,7 @@ def kg_diary_turns(context: Any, turns: Any, open_all: bool = False) -> Any:
     (the first, or the one asked for, open), each phase's rows as a list; in Python for
     the same reason as :func:`kg_feed`."""
     esc = conditional_escape
-    asked = context.get("diary_asked")
+    asked = game_pages.resolved(context.get("diary_asked"))
     names = {"tactical": gettext("Tactical phase"), "action": gettext("Action phase")}
     out = []
     for index, t in enumerate(turns or ()):
