@@ -473,8 +473,9 @@ def table_page(request: HttpRequest, match: Match, *, error: str | None = None,
         ctx = table_context(request, match, error=error)
         ctx.update(as_fragment=fragment, table_html=None, title_html=None)
         return ctx
-    seat, director = game_pages.viewer_of(request, match)
     rows = game_pages.seat_rows(match)
+    game_pages.remember_seat(match, request.user, rows)  # viewer_of's seat from these rows
+    seat, director = game_pages.viewer_of(request, match)
     seated = seat if seat is not None and seat.number is not None else None
     keys = htmlcache.page_keys(match, seated, director, rows)
     phase = (selectors.current_phase(match)

@@ -309,7 +309,7 @@ def seat_label(seat: SeatRow) -> str:
     return mark_safe(number + name + account + bot)
 
 
-def _remember_seat(match: Match, user: Any, seats: list[SeatRow]) -> None:
+def remember_seat(match: Match, user: Any, seats: list[SeatRow]) -> None:
     """Fill :func:`seat_of`'s memo from the rows already loaded (one query less)."""
     if getattr(user, "is_authenticated", False):
         cache = match.__dict__.setdefault("_seat_cache", {})
@@ -332,7 +332,7 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
     the fragment cache (``fragment_keys``, games/lib/htmlcache.py)."""
     user = request.user
     all_seats = seat_rows(match)
-    _remember_seat(match, user, all_seats)
+    remember_seat(match, user, all_seats)
     seat, director = viewer_of(request, match)
     game = game_or_none(match.game)
     phase = None
