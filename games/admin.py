@@ -15,8 +15,10 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.views.main import ChangeList
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db.models import Count, OuterRef, Prefetch, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import TextField
+from django.db.models.functions import MD5, Cast, Coalesce
 from django.http import HttpRequest, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -112,20 +114,32 @@ def _link(url: str, text) -> SafeString:
     return mark_safe(f'<a href="{escape(url)}">{escape(str(text))}</a>')  # noqa: S308
 
 
+#: a row id no table holds: reversed once, then replaced by each row's own
+_ID = 987654321987
+
+
+def _url_for(name: str, args: list):
+    """``reverse(name, args)`` once, as a function of the row id (a reverse per seat and
+    per phase was a tenth of the director's page)."""
+    url = reverse(name, args=args)
+    return lambda pk: url.replace(str(_ID), str(int(pk)))
+
+
 def seats_table(match: Match):
     """The seats with their director actions: a plain table, one query (an admin inline of
     30 seats rendered ~200 form fields through templates; seats change only through the
     director's actions, which log a DirectorAction)."""
     seats = match.seats.select_related("user").order_by("number", "pk")
     zone = timezone.get_current_timezone_name()  # the director's own, as the list shows
+    # the two links' addresses reversed once, each seat's id put in
+    replace = _url_for("admin:games_match_seat", [match.pk, _ID, "replace"])
+    remove = _url_for("admin:games_match_seat", [match.pk, _ID, "remove"])
     rows = [(seat.number if seat.number is not None else "—",
              seat.user.username if seat.user else "bot" if seat.is_bot else "—",
              "yes" if seat.is_bot else "", _when(seat.removed_at, zone),
              _when(seat.last_checkin_at, zone), _when(seat.next_nag_at, zone),
-             mark_safe(_link(reverse("admin:games_match_seat",  # noqa: S308 - two links
-                                     args=[match.pk, seat.pk, "replace"]), "replace")
-                       + " · " + _link(reverse("admin:games_match_seat",
-                                               args=[match.pk, seat.pk, "remove"]), "remove")))
+             mark_safe(_link(replace(seat.pk), "replace")  # noqa: S308 - two links
+                       + " · " + _link(remove(seat.pk), "remove")))
             for seat in seats]
     if not rows:
         return "—"
@@ -137,7 +151,8 @@ def phases_table(match: Match):
     """The phases, newest first, each linking to its own admin page: one query."""
     phases = Phase.objects.filter(match=match).order_by("-number")
     zone = timezone.get_current_timezone_name()
-    rows = [(_link(reverse("admin:games_phase_change", args=[phase.pk]), f"#{phase.number}"),
+    change = _url_for("admin:games_phase_change", [_ID])
+    rows = [(_link(change(phase.pk), f"#{phase.number}"),
              phase.kind, phase.turn, _when(phase.opens_at, zone),
              _when(phase.deadline_at, zone),
              ", ".join(str(n) for n in phase.awaited or ()),
@@ -167,6 +182,10 @@ class MatchChangeList(ChangeList):
                 .annotate(seat_count=Coalesce(Subquery(seats), 0))
                 .prefetch_related(Prefetch("phases", queryset=open_phases,
                                            to_attr="open_phases")))
+
+
+#: the director log on the match page shows the latest actions; the rest are one link away
+DIRECTOR_LOG_ROWS = 50
 
 
 @admin.register(Match)
@@ -204,6 +223,28 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
 
     def get_changelist(self, request, **kwargs):
         return MatchChangeList
+
+    def get_object(self, request, object_id, from_field=None):
+        """The match for its page with the state deferred and its digest computed by the
+        database (``state_md5``): the full state is read and decoded only when the kept
+        copy of what it shows is missing (:meth:`full_state`)."""
+        queryset = (self.get_queryset(request).defer("state")
+                    .annotate(state_md5=MD5(Cast("state", TextField()))))
+        field = Match._meta.pk if from_field is None else Match._meta.get_field(from_field)
+        try:
+            return queryset.get(**{field.name: field.to_python(object_id)})
+        except (Match.DoesNotExist, ValidationError, ValueError):
+            return None
+
+    # the two heavy pages go without the admin's side bar of every app and model (~7 ms
+    # of template a page); the breadcrumbs and the admin's home still lead everywhere
+    def changelist_view(self, request, extra_context=None):
+        return super().changelist_view(request, {**(extra_context or {}),
+                                                 "is_nav_sidebar_enabled": False})
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        return super().change_view(request, object_id, form_url,
+                                   {**(extra_context or {}), "is_nav_sidebar_enabled": False})
 
     @admin.display(description="players")
     def players(self, match: Match) -> str:
@@ -266,12 +307,14 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
 
     @admin.display(description="full state (omniscient view)")
     def full_state(self, match: Match):
-        if match.state is None:
-            return "—"
         # what it shows is a function of the state (and the engine, in the code version):
-        # its digest (the C encoder, a fraction of the indented dump) is the key
-        digest = hashlib.sha1(json.dumps(match.state, sort_keys=True, default=str)
-                              .encode()).hexdigest()
+        # its digest is the key (from the database with get_object, else computed here)
+        digest = getattr(match, "state_md5", False)
+        if digest is False:
+            digest = (hashlib.sha1(json.dumps(match.state, sort_keys=True, default=str)
+                                   .encode()).hexdigest() if match.state is not None else None)
+        if digest is None:
+            return "—"
         return self._kept(match, "director-state", [digest],
                           lambda: self._full_state(match))
 
@@ -309,12 +352,18 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
 
     @admin.display(description="director log")
     def director_log(self, match: Match):
+        actions = director.director_log_for(match, limit=DIRECTOR_LOG_ROWS + 1)
         rows = [(a.created_at.strftime("%Y-%m-%d %H:%M:%S"), a.actor or "system", a.action,
-                 json.dumps(a.details)) for a in director.director_log_for(match)]
+                 json.dumps(a.details)) for a in actions[:DIRECTOR_LOG_ROWS]]
         if not rows:
             return "—"
-        return format_html("<table>{}</table>", format_html_join(
-            "", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", rows))
+        table = html_table(["when", "who", "action", "details"], rows)
+        if len(actions) <= DIRECTOR_LOG_ROWS:
+            return table
+        every = reverse("admin:games_directoraction_changelist") + f"?match__id__exact={match.pk}"
+        return format_html("{}<p>{} <a href=\"{}\">{}</a></p>", table,
+                           f"The latest {DIRECTOR_LOG_ROWS} actions.", every,
+                           "Every action on this match")
 
     def save_model(self, request, obj, form, change):
         if change:

@@ -147,3 +147,20 @@ def test_the_director_page_shows_each_change_at_once(client, director):
 def _state_block(page: str) -> str:
     start = page.index("<pre style=")
     return page[start:page.index("</details>", start)]
+
+
+def test_the_director_log_shows_the_latest_actions_and_links_to_every_one(client, director):
+    from games.admin import DIRECTOR_LOG_ROWS
+    from games.models import DirectorAction
+
+    client.force_login(director)
+    match = make_match(players=2)
+    DirectorAction.objects.bulk_create(
+        DirectorAction(match=match, actor=director, action="edit", details={"n": i})
+        for i in range(DIRECTOR_LOG_ROWS + 5))
+    page = client.get(reverse("admin:games_match_change", args=[match.pk])).content.decode()
+    every = reverse("admin:games_directoraction_changelist") + f"?match__id__exact={match.pk}"
+    assert every.replace("&", "&amp;") in page or every in page
+    assert page.count('{&quot;n&quot;: ') == DIRECTOR_LOG_ROWS
+    listed = client.get(every)
+    assert listed.status_code == 200
