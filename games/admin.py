@@ -40,6 +40,10 @@ from games.services.matches import match_create
 from games.services.schedule import ScheduleError, validate_schedule
 
 
+#: what only a forming match can change (read-only on the page of a match that formed)
+FORMING_ONLY = ("config", "min_players", "max_players")
+
+
 class MatchForm(forms.ModelForm):
     """Create/configure a match; the config goes through the game's ``validate_config``."""
 
@@ -66,7 +70,7 @@ class MatchForm(forms.ModelForm):
                 schema = registry.get_rules(slug).config_schema()
             except registry.UnknownGame:
                 schema = []
-        if schema:
+        if schema and "config" in self.fields:  # read-only once the match has formed
             self.fields["config"].help_text = "Settings (default): " + ", ".join(
                 f"{f.key} ({f.default!r})" for f in schema)
 
@@ -77,18 +81,19 @@ class MatchForm(forms.ModelForm):
             engine = registry.get_rules(slug)
         except registry.UnknownGame as exc:
             raise forms.ValidationError(str(exc)) from None
-        try:
-            data["config"] = engine.validate_config(dict(data.get("config") or {}))
-        except Exception as exc:  # noqa: BLE001 - InvalidConfig carries the reason
-            self.add_error("config", getattr(exc, "reason", str(exc)))
+        if "config" in self.fields:
+            try:
+                data["config"] = engine.validate_config(dict(data.get("config") or {}))
+            except Exception as exc:  # noqa: BLE001 - InvalidConfig carries the reason
+                self.add_error("config", getattr(exc, "reason", str(exc)))
         if data.get("schedule"):
             try:
                 data["schedule"] = validate_schedule(data["schedule"])
             except ScheduleError as exc:
                 self.add_error("schedule", str(exc))
         if self.instance.pk and self.instance.status != Match.Status.FORMING:
-            for key in ("config", "min_players", "max_players"):
-                if key in self.changed_data:
+            for key in FORMING_ONLY:
+                if key in self.fields and key in self.changed_data:
                     self.add_error(key, "Only a forming match can change this.")
         return data
 
@@ -114,6 +119,27 @@ def _link(url: str, text) -> SafeString:
     return mark_safe(f'<a href="{escape(url)}">{escape(str(text))}</a>')  # noqa: S308
 
 
+def _seat_rows(match: Match) -> list:
+    """Every seat of the match as plain rows (games.lib.pages.seat_rows, one query kept on
+    the match for the page: the seat table and the kept parts' roster read the same)."""
+    from games.lib.pages import seat_rows
+
+    rows = match.__dict__.get("_director_seat_rows")
+    if rows is None:
+        rows = match.__dict__["_director_seat_rows"] = seat_rows(match)
+    return rows
+
+
+class _SeatShown:
+    """A seat row with its columns by name (``SeatRow.fields`` holds every column)."""
+
+    def __init__(self, row) -> None:
+        from games.lib.pages import SEAT_COLUMNS
+
+        self.__dict__.update(zip(SEAT_COLUMNS, row.fields))
+        self.pk, self.username = row.pk, row.username
+
+
 #: a row id no table holds: reversed once, then replaced by each row's own
 _ID = 987654321987
 
@@ -129,13 +155,13 @@ def seats_table(match: Match):
     """The seats with their director actions: a plain table, one query (an admin inline of
     30 seats rendered ~200 form fields through templates; seats change only through the
     director's actions, which log a DirectorAction)."""
-    seats = match.seats.select_related("user").order_by("number", "pk")
+    seats = [_SeatShown(row) for row in _seat_rows(match)]  # the rows the page keys use
     zone = timezone.get_current_timezone_name()  # the director's own, as the list shows
     # the two links' addresses reversed once, each seat's id put in
     replace = _url_for("admin:games_match_seat", [match.pk, _ID, "replace"])
     remove = _url_for("admin:games_match_seat", [match.pk, _ID, "remove"])
     rows = [(seat.number if seat.number is not None else "—",
-             seat.user.username if seat.user else "bot" if seat.is_bot else "—",
+             seat.username if seat.user_id else "bot" if seat.is_bot else "—",
              "yes" if seat.is_bot else "", _when(seat.removed_at, zone),
              _when(seat.last_checkin_at, zone), _when(seat.next_nag_at, zone),
              mark_safe(_link(replace(seat.pk), "replace")  # noqa: S308 - two links
@@ -224,6 +250,15 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
     def get_changelist(self, request, **kwargs):
         return MatchChangeList
 
+    def get_readonly_fields(self, request, obj=None):
+        """Shown, not edited, once the match has formed: the settings only a forming match
+        can change (the form refused them anyway; a read-only value is also a tenth of the
+        widgets the page renders)."""
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None and obj.status != Match.Status.FORMING:
+            fields += [f for f in FORMING_ONLY if f not in fields]
+        return fields
+
     def get_object(self, request, object_id, from_field=None):
         """The match for its page with the state deferred and its digest computed by the
         database (``state_md5``): the full state is read and decoded only when the kept
@@ -290,11 +325,7 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
         state), the roster (names), the code version, the language and time zone — so a
         reload shows them without rebuilding them, and any change shows at once (a new
         key). Only this admin page (staff with the match's change permission) reads them."""
-        from games.lib.pages import seat_rows
-
-        rows = match.__dict__.get("_director_seat_rows")
-        if rows is None:
-            rows = match.__dict__["_director_seat_rows"] = seat_rows(match)
+        rows = _seat_rows(match)
         prefix = ":".join([htmlcache.code_version(), str(match.pk),
                            f"{match.created_at.timestamp():.6f}" if match.created_at else "-",
                            "director", htmlcache.roster_digest(rows)])

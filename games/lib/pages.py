@@ -261,6 +261,8 @@ class SeatRow(NamedTuple):
 
 
 _SEAT_COLUMNS = tuple(f.attname for f in Seat._meta.concrete_fields)
+#: the columns of ``SeatRow.fields``, in order
+SEAT_COLUMNS = _SEAT_COLUMNS
 
 
 _SEAT_ROWS = CompiledOnce(lambda match_id: Seat.objects.filter(match_id=match_id)

@@ -164,3 +164,23 @@ def test_the_director_log_shows_the_latest_actions_and_links_to_every_one(client
     assert page.count('{&quot;n&quot;: ') == DIRECTOR_LOG_ROWS
     listed = client.get(every)
     assert listed.status_code == 200
+
+
+def test_a_formed_match_shows_its_settings_read_only_and_saves_the_rest(client, director):
+    from games.models import Match
+
+    client.force_login(director)
+    running = make_match(players=2)
+    url = reverse("admin:games_match_change", args=[running.pk])
+    page = client.get(url).content.decode()
+    assert 'name="config"' not in page and 'name="max_players"' not in page
+    assert 'name="director_note"' in page
+    form = {"name": running.name, "timezone": running.timezone, "schedule": "{}",
+            "director_note": "looked at it", "early_close": "on"}
+    answer = client.post(url, form)
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    running.refresh_from_db()
+    assert running.director_note == "looked at it" and running.config
+    forming = Match.objects.create(game=running.game, name="forming one", config={})
+    page = client.get(reverse("admin:games_match_change", args=[forming.pk])).content.decode()
+    assert 'name="config"' in page and 'name="max_players"' in page
