@@ -263,13 +263,19 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
         """The match for its page with the state deferred and its digest computed by the
         database (``state_md5``): the full state is read and decoded only when the kept
         copy of what it shows is missing (:meth:`full_state`)."""
+        memo = request.__dict__.setdefault("_pbw_admin_match", {})  # the audit asks first
+        if (object_id, from_field) in memo:
+            return memo[(object_id, from_field)]
         queryset = (self.get_queryset(request).defer("state")
                     .annotate(state_md5=MD5(Cast("state", TextField()))))
         field = Match._meta.pk if from_field is None else Match._meta.get_field(from_field)
         try:
-            return queryset.get(**{field.name: field.to_python(object_id)})
+            found = queryset.get(**{field.name: field.to_python(object_id)})
         except (Match.DoesNotExist, ValidationError, ValueError):
-            return None
+            found = None
+        if request.method == "GET":  # a POST changes it between the two asks
+            memo[(object_id, from_field)] = found
+        return found
 
     # the two heavy pages go without the admin's side bar of every app and model (~7 ms
     # of template a page); the breadcrumbs and the admin's home still lead everywhere
