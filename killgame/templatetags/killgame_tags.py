@@ -175,3 +175,40 @@ def kg_diary_turns(context: Any, turns: Any, open_all: bool = False) -> Any:
             out.append(f"<h4>{esc(label)}</h4>\n  <ul>{rows}</ul>")
         out.append("\n</details>\n")
     return mark_safe("".join(out))  # noqa: S308 - every value escaped above
+
+
+def _text(value: Any) -> str:
+    return str(conditional_escape(value))
+
+
+@register.simple_tag(takes_context=True)
+def kg_options(context: Any, name: str, items: Any, suffix: str = "",
+               reloading: bool = False) -> Any:
+    """``{% kg_options "move_to" f.moves %}``: a select's options (``id`` and ``name`` of
+    each item; ``suffix`` another key shown in brackets, ``reloading`` marks a weapon
+    that reloads), the one the refused form posted selected; in Python (the order form
+    has a dozen lists of zones, items and players, a template loop each)."""
+    picked = kg_value(context, name, "")
+    out = []
+    for it in items or ():
+        label = _text(it["name"])
+        if suffix:
+            label += f" ({_text(it[suffix])})"
+        if reloading and it.get("reloading"):
+            label += " " + _text(gettext("(reloading)"))
+        selected = " selected" if picked == it["id"] else ""
+        out.append(f'<option value="{_text(it["id"])}"{selected}>{label}</option>')
+    return mark_safe("".join(out))  # noqa: S308 - every value escaped above
+
+
+@register.simple_tag
+def kg_target_boxes(targets: Any) -> Any:
+    """The attack's target check boxes (a 100-player zone can hold many people)."""
+    if not targets:
+        return mark_safe(f'<span class="muted">{_text(gettext("Nobody is in your zone."))}'
+                         "</span>")
+    ally = " " + _text(gettext("(ally)"))
+    return mark_safe("".join(  # noqa: S308 - every value escaped
+        f'<label class="check"><input type="checkbox" name="attack_targets" '
+        f'value="{_text(t["id"])}" id="target-{_text(t["id"])}"> {_text(t["name"])}'
+        f'{ally if t.get("teammate") else ""}</label>' for t in targets))
