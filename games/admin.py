@@ -173,9 +173,17 @@ def seats_table(match: Match):
                        "director"], rows)
 
 
+#: the phases table shows the latest phases (a long match has hundreds; the rest are one
+#: link away) and reads only the columns it shows
+PHASE_ROWS = 40
+PHASE_COLUMNS = ("match", "number", "kind", "turn", "opens_at", "deadline_at", "awaited",
+                 "closed_at", "close_failures", "quarantined_at")
+
+
 def phases_table(match: Match):
     """The phases, newest first, each linking to its own admin page: one query."""
-    phases = Phase.objects.filter(match=match).order_by("-number")
+    phases = list(Phase.objects.filter(match=match).order_by("-number")
+                  .only(*PHASE_COLUMNS)[:PHASE_ROWS + 1])
     zone = timezone.get_current_timezone_name()
     change = _url_for("admin:games_phase_change", [_ID])
     rows = [(_link(change(phase.pk), f"#{phase.number}"),
@@ -184,11 +192,16 @@ def phases_table(match: Match):
              ", ".join(str(n) for n in phase.awaited or ()),
              _when(phase.closed_at, zone), phase.close_failures,
              _when(phase.quarantined_at, zone))
-            for phase in phases]
+            for phase in phases[:PHASE_ROWS]]
     if not rows:
         return "—"
-    return html_table(["number", "kind", "turn", "opens", "deadline", "awaited seats", "closed",
-                       "close failures", "quarantined"], rows)
+    table = html_table(["number", "kind", "turn", "opens", "deadline", "awaited seats",
+                        "closed", "close failures", "quarantined"], rows)
+    if len(phases) <= PHASE_ROWS:
+        return table
+    every = reverse("admin:games_phase_changelist") + f"?match__id__exact={match.pk}"
+    return format_html("{}<p>{} <a href=\"{}\">{}</a></p>", table,
+                       f"The latest {PHASE_ROWS} phases.", every, "Every phase of this match")
 
 
 class MatchChangeList(ChangeList):
