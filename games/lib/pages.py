@@ -27,7 +27,7 @@ from django.db import connection
 from django.db.models import OuterRef, Q
 from django.http import HttpRequest, QueryDict
 from django.urls import NoReverseMatch, reverse
-from django.utils.html import escape
+from games.lib.escape import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _

@@ -118,7 +118,7 @@ def lookback_options(history: Any, selected: Any) -> Any:
     """The phase selector's options, newest first ("N · turn T · Kind"), written in
     Python: a template loop with a translated sentence per phase cost most of the
     fragment."""
-    from django.utils.html import conditional_escape
+    from games.lib.escape import conditional_escape
 
     out = []
     for ph in history or ():
@@ -136,7 +136,7 @@ def history_rows(history: Any, match: Any) -> Any:
     the address reversed once, not per row."""
     from django.template.defaultfilters import date
     from django.urls import reverse
-    from django.utils.html import conditional_escape
+    from games.lib.escape import conditional_escape
 
     base = conditional_escape(reverse("games:match-detail", args=[match.pk]))
     title = conditional_escape(gettext("This phase as you saw it"))

@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 
 from games.lib import pages as game_pages
+from games.lib.escape import conditional_escape
 from killgame import mapsvg, pages
 
 register = template.Library()

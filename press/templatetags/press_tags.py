@@ -92,7 +92,7 @@ def press_seat_boxes(others: Any) -> Any:
     """The press form's recipients, a check box per seat ("N. name"), written in Python:
     a hundred seats through a template loop (each number localized) was most of the
     panel's rendering."""
-    from django.utils.html import conditional_escape
+    from games.lib.escape import conditional_escape
     from django.utils.safestring import mark_safe
 
     out = []
