@@ -202,7 +202,7 @@ def kept_board(request: HttpRequest, match: Match, *, hint: bool = False,
         phase.deadline_at.timestamp() if phase and phase.deadline_at else "-",
         (attempt.pk, attempt.score) if attempt is not None else "-", int(rematch["can_rematch"]),
         (offer.pk, offer.challenger_id) if offer is not None else "-",
-        request.get_host()])  # the share text's address
+        request.scheme, request.get_host()])  # the share text's address
     board, = htmlcache.kept_html(request, key, BOARD_TEMPLATES, lambda: board_context(
         request, match, hint=hint, patterns=patterns,
         known={"phase": phase, "attempt": attempt, "rematch": rematch,
