@@ -16,7 +16,7 @@ from django.contrib import admin, messages
 from django.contrib.admin.views.main import ChangeList
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db.models import Count, OuterRef, Prefetch, Subquery
+from django.db.models import Count, OuterRef, Subquery
 from django.db.models import TextField
 from django.db.models.functions import MD5, Cast, Coalesce
 from django.http import HttpRequest, HttpResponseRedirect
@@ -204,6 +204,10 @@ def phases_table(match: Match):
                        f"The latest {PHASE_ROWS} phases.", every, "Every phase of this match")
 
 
+#: what the match list shows of each match's open phase
+OPEN_PHASE_COLUMNS = ("number", "kind", "deadline_at", "quarantined_at")
+
+
 class MatchChangeList(ChangeList):
     """The match list in a fixed number of queries: each row's seat count and open phase
     come with the page (a count and an open phase queried per row made a 100-row page
@@ -216,11 +220,14 @@ class MatchChangeList(ChangeList):
         # then drops it and counts the matches alone
         seats = (Seat.objects.filter(match=OuterRef("pk")).order_by()
                  .values("match").annotate(n=Count("pk")).values("n"))
+        # the open phase's four shown columns as subqueries of the same query (a prefetch
+        # built a hundred Phase objects, a fifth of the list's time)
+        open_phase = {f"open_{name}": Subquery(open_phases.filter(match=OuterRef("pk"))
+                                               .values(name)[:1])
+                      for name in OPEN_PHASE_COLUMNS}
         return (super().get_queryset(request, exclude_parameters)
                 .defer("state", "config", "schedule", "outcome")
-                .annotate(seat_count=Coalesce(Subquery(seats), 0))
-                .prefetch_related(Prefetch("phases", queryset=open_phases,
-                                           to_attr="open_phases")))
+                .annotate(seat_count=Coalesce(Subquery(seats), 0), **open_phase))
 
 
 #: the director log on the match page shows the latest actions; the rest are one link away
@@ -313,9 +320,13 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
 
     @admin.display(description="open phase")
     def open_phase(self, match: Match) -> str:
-        prefetched = getattr(match, "open_phases", None)  # MatchChangeList's prefetch
-        phase = (prefetched[0] if prefetched else None) if prefetched is not None \
-            else selectors.current_phase(match)
+        if hasattr(match, "open_number"):  # MatchChangeList's annotations
+            phase = (Phase(number=match.open_number, kind=match.open_kind,
+                           deadline_at=match.open_deadline_at,
+                           quarantined_at=match.open_quarantined_at)
+                     if match.open_number is not None else None)
+        else:
+            phase = selectors.current_phase(match)
         if phase is None:
             return "—"
         flag = " QUARANTINED" if phase.quarantined_at else ""
