@@ -134,17 +134,28 @@ def lookback_options(history: Any, selected: Any) -> Any:
 def history_rows(history: Any, match: Any) -> Any:
     """The earlier phases' table rows, each linking to that phase as the reader saw it;
     the address reversed once, not per row."""
-    from django.template.defaultfilters import date
     from django.urls import reverse
+    from django.utils import timezone
+    from django.utils.dates import MONTHS_3, WEEKDAYS_ABBR
+
     from games.lib.escape import conditional_escape
 
     base = conditional_escape(reverse("games:match-detail", args=[match.pk]))
     title = conditional_escape(gettext("This phase as you saw it"))
+    # the ``date:"D j M, H:i"`` filter's output, the day and month names translated once
+    days = {k: str(v) for k, v in WEEKDAYS_ABBR.items()}
+    months = {k: str(v).title() for k, v in MONTHS_3.items()}
+    labels: dict[Any, str] = {}
     out = []
     for ph in history or ():
         n = conditional_escape(ph.number)
+        when = ""
+        if ph.closed_at is not None:
+            local = timezone.template_localtime(ph.closed_at)
+            when = f"{days[local.weekday()]} {local.day} {months[local.month]}, {local:%H:%M}"
+        if ph.kind not in labels:
+            labels[ph.kind] = conditional_escape(phase_label(ph.kind))
         out.append(f'<tr><td><a href="{base}?phase={n}" title="{title}">{n}</a></td>'
-                   f"<td>{conditional_escape(ph.turn)}</td>"
-                   f"<td>{conditional_escape(phase_label(ph.kind))}</td>"
-                   f'<td>{conditional_escape(date(ph.closed_at, "D j M, H:i"))}</td></tr>')
+                   f"<td>{conditional_escape(ph.turn)}</td><td>{labels[ph.kind]}</td>"
+                   f"<td>{conditional_escape(when)}</td></tr>")
     return mark_safe("".join(out))  # noqa: S308 - every value escaped
