@@ -22,6 +22,7 @@ from diceslayer import engine
 from diceslayer.engine.state import VARIANT_LABELS as _ENGINE_VARIANT_LABELS
 from diceslayer.models import Challenge, DailyAttempt
 from games import selectors as game_selectors
+from games.lib import htmlcache
 from games.lib import pages as game_pages
 from games.lib.text import outcome_text
 from games.lib.text import say as say_text
@@ -173,9 +174,49 @@ def rematch_context(match: Match, seat: Any) -> dict[str, Any]:
             "rematch_from_them": offered is not None and offered.challenger_id != seat.user_id}
 
 
+BOARD_TEMPLATES = ["diceslayer/fragments/board.html"]
+
+
+def kept_board(request: HttpRequest, match: Match, *, hint: bool = False,
+               patterns: bool = False) -> dict[str, Any]:
+    """The board (``board_html``) read from the HTML cache when it holds it, else rendered
+    from :func:`board_context` and kept (games/lib/htmlcache.py). Its key holds what it
+    shows: the match's public version and roster, the reader (a seat with its own version,
+    or the spectators' view), the open phase and its deadline, the status, the hint and
+    scoring-picks switches, the daily attempt's score and, after the game, the rematch
+    offer; the language and time zone. Also the page keys, so the press panel is kept
+    under the same reader. Refusals (an error) are never kept: the caller renders
+    :func:`board_context` for them."""
+    rows = game_pages.seat_rows(match)
+    game_pages.remember_seat(match, request.user, rows)  # seat_of from these rows
+    seat = game_pages.seat_of(match, request.user)
+    seated = seat if seat is not None and seat.number is not None else None
+    keys = htmlcache.page_keys(match, seated, False, rows)
+    live = match.status in game_pages.LIVE_STATUSES
+    phase = game_selectors.current_phase(match) if live else None
+    attempt = DailyAttempt.objects.filter(match=match).first()
+    rematch = rematch_context(match, seat)
+    offer = rematch.get("rematch_offer")
+    key = htmlcache.fragment_key(keys["reader"], "ds-board", [
+        int(hint), int(patterns), match.status, phase.pk if phase else "-",
+        phase.deadline_at.timestamp() if phase and phase.deadline_at else "-",
+        (attempt.pk, attempt.score) if attempt is not None else "-", int(rematch["can_rematch"]),
+        (offer.pk, offer.challenger_id) if offer is not None else "-",
+        request.scheme, request.get_host()])  # the share text's address
+    board, = htmlcache.kept_html(request, key, BOARD_TEMPLATES, lambda: board_context(
+        request, match, hint=hint, patterns=patterns,
+        known={"phase": phase, "attempt": attempt, "rematch": rematch,
+               "names": {r.number: (shown_name(r.username) if r.user_id else _("The bot"))
+                         for r in rows if r.number is not None}}))
+    return {"board_html": board, "seat": seat, htmlcache.KEYS_NAME: keys, "seats": rows}
+
+
 def board_context(request: HttpRequest, match: Match, *, hint: bool = False,
-                  patterns: bool = False, error: str | None = None) -> dict[str, Any]:
-    """Everything ``templates/diceslayer/fragments/board.html`` shows."""
+                  patterns: bool = False, error: str | None = None,
+                  known: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Everything ``templates/diceslayer/fragments/board.html`` shows (``known``: the
+    open phase, daily attempt and rematch context :func:`kept_board` already read)."""
+    known = known or {}
     seat = game_pages.seat_of(match, request.user)
     number = seat.number if seat is not None else None
     state = engine.load(match.state)
@@ -183,8 +224,9 @@ def board_context(request: HttpRequest, match: Match, *, hint: bool = False,
     if view.get("variant_label"):
         view["variant_label"] = _(view["variant_label"])
     live = match.status in game_pages.LIVE_STATUSES
-    phase = game_selectors.current_phase(match) if live else None
-    names = names_by_seat(match)
+    phase = (known["phase"] if "phase" in known
+             else game_selectors.current_phase(match) if live else None)
+    names = known["names"] if "names" in known else names_by_seat(match)
     solo = view["variant"] in ("solo", "solo_wild")
     limit = view["limits"].get("game_over_at") or view["limits"].get("loss_at") or 0
     scoring = engine.scoring_picks(state, number) if patterns and number is not None else []
@@ -208,7 +250,8 @@ def board_context(request: HttpRequest, match: Match, *, hint: bool = False,
             hinted=hint_own if mine else hint_opp))
     me = panels[me_n]
     others = [pl for pl in panels if pl["seat"] != me_n]
-    attempt = DailyAttempt.objects.filter(match=match).first()
+    attempt = (known["attempt"] if "attempt" in known
+               else DailyAttempt.objects.filter(match=match).first())
     outcome = match.outcome if match.status == Match.Status.FINISHED else None
     winners = [names.get(w, _("Player %(number)s") % {"number": w + 1})
                for w in (outcome or {}).get("winners", [])]
@@ -246,7 +289,7 @@ def board_context(request: HttpRequest, match: Match, *, hint: bool = False,
         "pick_url": reverse("diceslayer:pick", args=[match.pk]),
         "replay_url": reverse("diceslayer:replay", args=[match.pk]),
         "variant_solo": solo,
-        **rematch_context(match, seat),
+        **(known["rematch"] if "rematch" in known else rematch_context(match, seat)),
     }
 
 

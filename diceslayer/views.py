@@ -247,6 +247,13 @@ def rematch(request: HttpRequest, match_id: int) -> HttpResponse:
 def _page(request: HttpRequest, match: Match, *, status: int = 200, error: str | None = None,
           hint: bool = False, patterns: bool = False) -> HttpResponse:
     ctx: dict[str, Any] = {"match": match, "error": error}
+    if match.state is not None and error is None and request.method == "GET":
+        # the board from the HTML cache (pages.kept_board, which reads the seats: the
+        # reader's seat comes with them); a game with a board shows no challenge
+        # (play.html shows it only before the game)
+        ctx.update(pages.kept_board(request, match, hint=hint, patterns=patterns),
+                   view=True, can_join=False)
+        return render(request, "diceslayer/play.html", ctx, status=status)
     seat = game_pages.seat_of(match, request.user)
     ctx["seat"] = seat
     ctx["can_join"] = (match.status == Match.Status.FORMING and not match.is_private
@@ -263,6 +270,9 @@ def _board(request: HttpRequest, match: Match, *, status: int = 200, error: str 
     """The board fragment for htmx, else the whole page."""
     if not request.htmx or match.state is None:
         return _page(request, match, status=status, error=error, hint=hint, patterns=patterns)
+    if error is None and request.method == "GET":
+        kept = pages.kept_board(request, match, hint=hint, patterns=patterns)
+        return HttpResponse(kept["board_html"], status=status)
     ctx = pages.board_context(request, match, hint=hint, patterns=patterns, error=error)
     return render(request, "diceslayer/fragments/board.html", ctx, status=status)
 

@@ -6,6 +6,7 @@ remove a player) each call the service and so write a DirectorAction. Staff see 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import uuid
 from html import escape
@@ -14,7 +15,10 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.views.main import ChangeList
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Prefetch
+from django.core.exceptions import ValidationError
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models import TextField
+from django.db.models.functions import MD5, Cast, Coalesce
 from django.http import HttpRequest, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -26,6 +30,7 @@ from django.utils.timezone import now as timezone_now
 
 from games import registry, selectors
 from games.exceptions import ApplicationError
+from games.lib import htmlcache
 from games.lib.audit import AuditedAdminMixin
 from games.lib.dates import format_local
 from games.models import (DiaryEntry, DirectorAction, Match, Notification, Phase, Seat,
@@ -33,6 +38,10 @@ from games.models import (DiaryEntry, DirectorAction, Match, Notification, Phase
 from games.services import director
 from games.services.matches import match_create
 from games.services.schedule import ScheduleError, validate_schedule
+
+
+#: what only a forming match can change (read-only on the page of a match that formed)
+FORMING_ONLY = ("config", "min_players", "max_players")
 
 
 class MatchForm(forms.ModelForm):
@@ -61,7 +70,7 @@ class MatchForm(forms.ModelForm):
                 schema = registry.get_rules(slug).config_schema()
             except registry.UnknownGame:
                 schema = []
-        if schema:
+        if schema and "config" in self.fields:  # read-only once the match has formed
             self.fields["config"].help_text = "Settings (default): " + ", ".join(
                 f"{f.key} ({f.default!r})" for f in schema)
 
@@ -72,18 +81,19 @@ class MatchForm(forms.ModelForm):
             engine = registry.get_rules(slug)
         except registry.UnknownGame as exc:
             raise forms.ValidationError(str(exc)) from None
-        try:
-            data["config"] = engine.validate_config(dict(data.get("config") or {}))
-        except Exception as exc:  # noqa: BLE001 - InvalidConfig carries the reason
-            self.add_error("config", getattr(exc, "reason", str(exc)))
+        if "config" in self.fields:
+            try:
+                data["config"] = engine.validate_config(dict(data.get("config") or {}))
+            except Exception as exc:  # noqa: BLE001 - InvalidConfig carries the reason
+                self.add_error("config", getattr(exc, "reason", str(exc)))
         if data.get("schedule"):
             try:
                 data["schedule"] = validate_schedule(data["schedule"])
             except ScheduleError as exc:
                 self.add_error("schedule", str(exc))
         if self.instance.pk and self.instance.status != Match.Status.FORMING:
-            for key in ("config", "min_players", "max_players"):
-                if key in self.changed_data:
+            for key in FORMING_ONLY:
+                if key in self.fields and key in self.changed_data:
                     self.add_error(key, "Only a forming match can change this.")
         return data
 
@@ -109,20 +119,53 @@ def _link(url: str, text) -> SafeString:
     return mark_safe(f'<a href="{escape(url)}">{escape(str(text))}</a>')  # noqa: S308
 
 
+def _seat_rows(match: Match) -> list:
+    """Every seat of the match as plain rows (games.lib.pages.seat_rows, one query kept on
+    the match for the page: the seat table and the kept parts' roster read the same)."""
+    from games.lib.pages import seat_rows
+
+    rows = match.__dict__.get("_director_seat_rows")
+    if rows is None:
+        rows = match.__dict__["_director_seat_rows"] = seat_rows(match)
+    return rows
+
+
+class _SeatShown:
+    """A seat row with its columns by name (``SeatRow.fields`` holds every column)."""
+
+    def __init__(self, row) -> None:
+        from games.lib.pages import SEAT_COLUMNS
+
+        self.__dict__.update(zip(SEAT_COLUMNS, row.fields))
+        self.pk, self.username = row.pk, row.username
+
+
+#: a row id no table holds: reversed once, then replaced by each row's own
+_ID = 987654321987
+
+
+def _url_for(name: str, args: list):
+    """``reverse(name, args)`` once, as a function of the row id (a reverse per seat and
+    per phase was a tenth of the director's page)."""
+    url = reverse(name, args=args)
+    return lambda pk: url.replace(str(_ID), str(int(pk)))
+
+
 def seats_table(match: Match):
     """The seats with their director actions: a plain table, one query (an admin inline of
     30 seats rendered ~200 form fields through templates; seats change only through the
     director's actions, which log a DirectorAction)."""
-    seats = match.seats.select_related("user").order_by("number", "pk")
+    seats = [_SeatShown(row) for row in _seat_rows(match)]  # the rows the page keys use
     zone = timezone.get_current_timezone_name()  # the director's own, as the list shows
+    # the two links' addresses reversed once, each seat's id put in
+    replace = _url_for("admin:games_match_seat", [match.pk, _ID, "replace"])
+    remove = _url_for("admin:games_match_seat", [match.pk, _ID, "remove"])
     rows = [(seat.number if seat.number is not None else "—",
-             seat.user.username if seat.user else "bot" if seat.is_bot else "—",
+             seat.username if seat.user_id else "bot" if seat.is_bot else "—",
              "yes" if seat.is_bot else "", _when(seat.removed_at, zone),
              _when(seat.last_checkin_at, zone), _when(seat.next_nag_at, zone),
-             mark_safe(_link(reverse("admin:games_match_seat",  # noqa: S308 - two links
-                                     args=[match.pk, seat.pk, "replace"]), "replace")
-                       + " · " + _link(reverse("admin:games_match_seat",
-                                               args=[match.pk, seat.pk, "remove"]), "remove")))
+             mark_safe(_link(replace(seat.pk), "replace")  # noqa: S308 - two links
+                       + " · " + _link(remove(seat.pk), "remove")))
             for seat in seats]
     if not rows:
         return "—"
@@ -130,21 +173,39 @@ def seats_table(match: Match):
                        "director"], rows)
 
 
+#: the phases table shows the latest phases (a long match has hundreds; the rest are one
+#: link away) and reads only the columns it shows
+PHASE_ROWS = 40
+PHASE_COLUMNS = ("match", "number", "kind", "turn", "opens_at", "deadline_at", "awaited",
+                 "closed_at", "close_failures", "quarantined_at")
+
+
 def phases_table(match: Match):
     """The phases, newest first, each linking to its own admin page: one query."""
-    phases = Phase.objects.filter(match=match).order_by("-number")
+    phases = list(Phase.objects.filter(match=match).order_by("-number")
+                  .only(*PHASE_COLUMNS)[:PHASE_ROWS + 1])
     zone = timezone.get_current_timezone_name()
-    rows = [(_link(reverse("admin:games_phase_change", args=[phase.pk]), f"#{phase.number}"),
+    change = _url_for("admin:games_phase_change", [_ID])
+    rows = [(_link(change(phase.pk), f"#{phase.number}"),
              phase.kind, phase.turn, _when(phase.opens_at, zone),
              _when(phase.deadline_at, zone),
              ", ".join(str(n) for n in phase.awaited or ()),
              _when(phase.closed_at, zone), phase.close_failures,
              _when(phase.quarantined_at, zone))
-            for phase in phases]
+            for phase in phases[:PHASE_ROWS]]
     if not rows:
         return "—"
-    return html_table(["number", "kind", "turn", "opens", "deadline", "awaited seats", "closed",
-                       "close failures", "quarantined"], rows)
+    table = html_table(["number", "kind", "turn", "opens", "deadline", "awaited seats",
+                        "closed", "close failures", "quarantined"], rows)
+    if len(phases) <= PHASE_ROWS:
+        return table
+    every = reverse("admin:games_phase_changelist") + f"?match__id__exact={match.pk}"
+    return format_html("{}<p>{} <a href=\"{}\">{}</a></p>", table,
+                       f"The latest {PHASE_ROWS} phases.", every, "Every phase of this match")
+
+
+#: what the match list shows of each match's open phase
+OPEN_PHASE_COLUMNS = ("number", "kind", "deadline_at", "quarantined_at")
 
 
 class MatchChangeList(ChangeList):
@@ -155,11 +216,22 @@ class MatchChangeList(ChangeList):
 
     def get_queryset(self, request, exclude_parameters=None):
         open_phases = Phase.objects.filter(closed_at__isnull=True).order_by("-number")
+        # the seat count as a subquery, not a join and GROUP BY: the page's count query
+        # then drops it and counts the matches alone
+        seats = (Seat.objects.filter(match=OuterRef("pk")).order_by()
+                 .values("match").annotate(n=Count("pk")).values("n"))
+        # the open phase's four shown columns as subqueries of the same query (a prefetch
+        # built a hundred Phase objects, a fifth of the list's time)
+        open_phase = {f"open_{name}": Subquery(open_phases.filter(match=OuterRef("pk"))
+                                               .values(name)[:1])
+                      for name in OPEN_PHASE_COLUMNS}
         return (super().get_queryset(request, exclude_parameters)
                 .defer("state", "config", "schedule", "outcome")
-                .annotate(seat_count=Count("seats", distinct=True))
-                .prefetch_related(Prefetch("phases", queryset=open_phases,
-                                           to_attr="open_phases")))
+                .annotate(seat_count=Coalesce(Subquery(seats), 0), **open_phase))
+
+
+#: the director log on the match page shows the latest actions; the rest are one link away
+DIRECTOR_LOG_ROWS = 50
 
 
 @admin.register(Match)
@@ -167,9 +239,15 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
     match_field = "pk"  # the full state and the diary of the match: an audit line each
     form = MatchForm
     list_display = ["name", "game", "status", "players", "open_phase", "needs_director",
-                    "created_at"]
+                    "created"]
     list_filter = ["status", "game", "needs_director", "is_private"]
     search_fields = ["name", "seats__user__username"]
+    # the list: rows rendered in Python (admin/games/match/change_list.html,
+    # games/lib/adminlist.py), 50 a page (the filters and the search find the rest; a row
+    # is most of the list's cost); the unfiltered total counted only when a filter is on
+    # ("Show all" links to it), so an unfiltered page counts once
+    list_per_page = 50
+    show_full_result_count = False
     readonly_fields = ["status", "seed", "invite_code", "version", "started_at", "paused_at",
                        "finished_at", "outcome", "needs_director", "director_buttons",
                        "seat_list", "phase_list", "full_state", "diary", "director_log"]
@@ -193,16 +271,63 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
     def get_changelist(self, request, **kwargs):
         return MatchChangeList
 
+    def get_readonly_fields(self, request, obj=None):
+        """Shown, not edited, once the match has formed: the settings only a forming match
+        can change (the form refused them anyway; a read-only value is also a tenth of the
+        widgets the page renders)."""
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None and obj.status != Match.Status.FORMING:
+            fields += [f for f in FORMING_ONLY if f not in fields]
+        return fields
+
+    def get_object(self, request, object_id, from_field=None):
+        """The match for its page with the state deferred and its digest computed by the
+        database (``state_md5``): the full state is read and decoded only when the kept
+        copy of what it shows is missing (:meth:`full_state`)."""
+        memo = request.__dict__.setdefault("_pbw_admin_match", {})  # the audit asks first
+        if (object_id, from_field) in memo:
+            return memo[(object_id, from_field)]
+        queryset = (self.get_queryset(request).defer("state")
+                    .annotate(state_md5=MD5(Cast("state", TextField()))))
+        field = Match._meta.pk if from_field is None else Match._meta.get_field(from_field)
+        try:
+            found = queryset.get(**{field.name: field.to_python(object_id)})
+        except (Match.DoesNotExist, ValidationError, ValueError):
+            found = None
+        if request.method == "GET":  # a POST changes it between the two asks
+            memo[(object_id, from_field)] = found
+        return found
+
+    # the two heavy pages go without the admin's side bar of every app and model (~7 ms
+    # of template a page); the breadcrumbs and the admin's home still lead everywhere
+    def changelist_view(self, request, extra_context=None):
+        return super().changelist_view(request, {**(extra_context or {}),
+                                                 "is_nav_sidebar_enabled": False})
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        return super().change_view(request, object_id, form_url,
+                                   {**(extra_context or {}), "is_nav_sidebar_enabled": False})
+
     @admin.display(description="players")
     def players(self, match: Match) -> str:
         count = getattr(match, "seat_count", None)  # MatchChangeList's annotation
         return f"{match.seats.count() if count is None else count}/{match.max_players}"
 
+    @admin.display(description="created", ordering="created_at")
+    def created(self, match: Match) -> str:
+        """In the director's own zone, as the open phase's deadline beside it (Django's
+        localized date format spent a tenth of the list in its translated month names)."""
+        return format_local(match.created_at, timezone.get_current_timezone_name())
+
     @admin.display(description="open phase")
     def open_phase(self, match: Match) -> str:
-        prefetched = getattr(match, "open_phases", None)  # MatchChangeList's prefetch
-        phase = (prefetched[0] if prefetched else None) if prefetched is not None \
-            else selectors.current_phase(match)
+        if hasattr(match, "open_number"):  # MatchChangeList's annotations
+            phase = (Phase(number=match.open_number, kind=match.open_kind,
+                           deadline_at=match.open_deadline_at,
+                           quarantined_at=match.open_quarantined_at)
+                     if match.open_number is not None else None)
+        else:
+            phase = selectors.current_phase(match)
         if phase is None:
             return "—"
         flag = " QUARANTINED" if phase.quarantined_at else ""
@@ -229,10 +354,40 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
     def phase_list(self, match: Match):
         return phases_table(match) if match.pk else "—"
 
+    @staticmethod
+    def _kept(match: Match, name: str, parts: list, render) -> SafeString:
+        """The director page's heavy parts (the whole diary, the full state) kept in the
+        HTML cache (games/lib/htmlcache.py) under a key that holds what they show — the
+        match (id, creation time), ``parts`` (the diary's last seq, a digest of the
+        state), the roster (names), the code version, the language and time zone — so a
+        reload shows them without rebuilding them, and any change shows at once (a new
+        key). Only this admin page (staff with the match's change permission) reads them."""
+        rows = _seat_rows(match)
+        prefix = ":".join([htmlcache.code_version(), str(match.pk),
+                           f"{match.created_at.timestamp():.6f}" if match.created_at else "-",
+                           "director", htmlcache.roster_digest(rows)])
+        key = htmlcache.fragment_key(prefix, name, parts)
+        html = htmlcache.cache_get(key)
+        if html is None:
+            html = str(render())
+            htmlcache.cache_set(key, html)
+        return mark_safe(html)  # noqa: S308 - rendered escaped (html_table, format_html)
+
     @admin.display(description="full state (omniscient view)")
     def full_state(self, match: Match):
-        if match.state is None:
+        # what it shows is a function of the state (and the engine, in the code version):
+        # its digest is the key (from the database with get_object, else computed here)
+        digest = getattr(match, "state_md5", False)
+        if digest is False:
+            digest = (hashlib.sha1(json.dumps(match.state, sort_keys=True, default=str)
+                                   .encode()).hexdigest() if match.state is not None else None)
+        if digest is None:
             return "—"
+        return self._kept(match, "director-state", [digest],
+                          lambda: self._full_state(match))
+
+    @staticmethod
+    def _full_state(match: Match) -> str:
         try:
             view = selectors.player_view_for(match, None, omniscient=True)
         except Exception as exc:  # noqa: BLE001 - show the raw state when the engine is gone
@@ -244,6 +399,13 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
 
     @admin.display(description="diary (every entry)")
     def diary(self, match: Match):
+        # the diary only grows, each row numbered from Match.diary_seq: its last seq (with
+        # the names, in the roster digest) says what it shows
+        return self._kept(match, "director-diary", [match.diary_seq],
+                          lambda: self._diary(match))
+
+    @staticmethod
+    def _diary(match: Match):
         lines = selectors.diary_for_seat(match, None, omniscient=True)
         # who saw each private line: one query for the whole diary, not one per line
         audience = dict(DiaryEntry.objects.filter(match=match, is_public=False)
@@ -258,12 +420,18 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
 
     @admin.display(description="director log")
     def director_log(self, match: Match):
+        actions = director.director_log_for(match, limit=DIRECTOR_LOG_ROWS + 1)
         rows = [(a.created_at.strftime("%Y-%m-%d %H:%M:%S"), a.actor or "system", a.action,
-                 json.dumps(a.details)) for a in director.director_log_for(match)]
+                 json.dumps(a.details)) for a in actions[:DIRECTOR_LOG_ROWS]]
         if not rows:
             return "—"
-        return format_html("<table>{}</table>", format_html_join(
-            "", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", rows))
+        table = html_table(["when", "who", "action", "details"], rows)
+        if len(actions) <= DIRECTOR_LOG_ROWS:
+            return table
+        every = reverse("admin:games_directoraction_changelist") + f"?match__id__exact={match.pk}"
+        return format_html("{}<p>{} <a href=\"{}\">{}</a></p>", table,
+                           f"The latest {DIRECTOR_LOG_ROWS} actions.", every,
+                           "Every action on this match")
 
     def save_model(self, request, obj, form, change):
         if change:

@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from accounts.names import shown_name
 from games import selectors
+from games.lib import htmlcache
 from games.lib import pages as game_pages
 from games.lib.text import say
 from games.models import CheckIn, Match, Seat
@@ -452,13 +453,68 @@ def _names(seats: list[Seat]) -> dict[int, str]:
             for s in seats if s.number is not None}
 
 
-def table_context(request: HttpRequest, match: Match, *, error: str | None = None) -> dict[str, Any]:
+#: what the table page keeps in the HTML cache: the page's title and the #table fragment
+TABLE_TEMPLATES = ["sanguosha/fragments/title.txt", "sanguosha/fragments/table.html"]
+
+
+def table_page(request: HttpRequest, match: Match, *, error: str | None = None,
+               fragment: bool = False) -> dict[str, Any]:
+    """The table page's context with the #table fragment (and the title, which says
+    "your move") read from the HTML cache when it holds them: ``table_html`` and
+    ``title_html``. What they show is a function of their key (games/lib/htmlcache.py):
+    the match's public version and roster, who reads — the seat with its own version,
+    the director, or the visitor view — so one seat's hand never reaches another seat —
+    and the open phase (its deadline), the status and the bots switch, the language and
+    time zone. A refusal (``error``), a POST and a forming table are rendered as before.
+    Queries on a hit: the seats (plain rows) and the open phase; the press panel keeps
+    its own fragment under the same keys."""
+    if (error is not None or request.method != "GET" or match.state is None
+            or match.status == Match.Status.FORMING):
+        ctx = table_context(request, match, error=error)
+        ctx.update(as_fragment=fragment, table_html=None, title_html=None)
+        return ctx
+    rows = game_pages.seat_rows(match)
+    game_pages.remember_seat(match, request.user, rows)  # viewer_of's seat from these rows
+    seat, director = game_pages.viewer_of(request, match)
+    seated = seat if seat is not None and seat.number is not None else None
+    keys = htmlcache.page_keys(match, seated, director, rows)
+    phase = (selectors.current_phase(match)
+             if match.status in (Match.Status.RUNNING, Match.Status.PAUSED) else None)
+    key = htmlcache.fragment_key(keys["reader"], "sgs-table", [
+        int(fragment), match.status, int(match.bots_enabled),
+        phase.pk if phase else "-",
+        phase.deadline_at.timestamp() if phase and phase.deadline_at else "-",
+        int(phase.checkin_final) if phase else "-"])
+
+    def full() -> dict[str, Any]:
+        ctx = table_context(request, match, viewer=(seat, director), phase=phase)
+        ctx["as_fragment"] = fragment
+        return ctx
+
+    title, table = htmlcache.kept_html(request, key, TABLE_TEMPLATES, full)
+    finished = match.status == Match.Status.FINISHED
+    return {
+        "match": match, "seat": seat, "me": seated.number if seated else None,
+        "director": director, "finished": finished,
+        "invite_url": _invite_url(request, match, seat),
+        "generic_url": reverse("games:match-detail", args=[match.pk]),
+        "can_join": False, "can_start": False,
+        "seats": rows,  # the press panel's names (SeatRow), no query of its own
+        htmlcache.KEYS_NAME: keys,  # the press panel's fragment cache
+        "table_html": table, "title_html": title,
+    }
+
+
+def table_context(request: HttpRequest, match: Match, *, error: str | None = None,
+                  viewer: tuple[Seat | None, bool] | None = None,
+                  phase: Any = False) -> dict[str, Any]:
     """Everything templates/sanguosha/table.html and its fragments need.
 
     Queries: the reader's seat, the open phase, the seats with their users, the diary rows,
-    the check-in of the reader — the same number for 4 or 10 players.
+    the check-in of the reader — the same number for 4 or 10 players. ``viewer`` (seat,
+    director) and ``phase`` when the caller already has them (:func:`table_page`).
     """
-    seat, director = game_pages.viewer_of(request, match)
+    seat, director = viewer if viewer is not None else game_pages.viewer_of(request, match)
     finished = match.status == Match.Status.FINISHED
     omniscient = bool(director or finished)
     invite_url = _invite_url(request, match, seat)  # a forming table's seats have no number yet
@@ -467,8 +523,9 @@ def table_context(request: HttpRequest, match: Match, *, error: str | None = Non
     view: dict[str, Any] | None = None
     if match.state is not None and game_pages.game_or_none(match.game) is not None:
         view = selectors.player_view_for(match, seat, omniscient=omniscient)
-    phase = (selectors.current_phase(match)
-             if match.status in (Match.Status.RUNNING, Match.Status.PAUSED) else None)
+    if phase is False:
+        phase = (selectors.current_phase(match)
+                 if match.status in (Match.Status.RUNNING, Match.Status.PAUSED) else None)
     seat_rows = list(match.seats.filter(removed_at__isnull=True).select_related("user")
                      .order_by("number", "joined_at"))
     names = _names(seat_rows)

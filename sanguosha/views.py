@@ -55,8 +55,9 @@ def _get_table(request: HttpRequest, match_id: int) -> Match:
 
 def _render_table(request: HttpRequest, match: Match, *, status: int = 200,
                   error: str | None = None, fragment: bool = False) -> HttpResponse:
-    ctx = pages.table_context(request, match, error=error)
-    ctx["as_fragment"] = fragment
+    ctx = pages.table_page(request, match, error=error, fragment=fragment)
+    if fragment and ctx["table_html"] is not None:  # kept: the fragment as it is
+        return HttpResponse(ctx["table_html"], status=status)
     template = "sanguosha/fragments/table.html" if fragment else "sanguosha/table.html"
     return render(request, template, ctx, status=status)
 

@@ -44,7 +44,7 @@ SITE_URL = env_str("SITE_URL", "http://localhost:8000").rstrip("/")
 SITE_NAME = env_str("SITE_NAME", "Phases")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "config.admin_site.SiteAdminConfig",  # django.contrib.admin, lazy app list
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

@@ -230,3 +230,36 @@ def cache_set(key: str, html: str) -> None:
         cache.set(key, html, FRAGMENT_TTL)
     except Exception:  # noqa: BLE001
         log.warning("fragment cache unavailable (set)", exc_info=True)
+
+
+def _split_mark() -> str:
+    # derived from the secret key, as the CSRF placeholder: no text a player writes has it
+    return f"<!--{csrf_placeholder()}-split-->"
+
+
+def kept_html(request: Any, key: str | None, templates: list[str],
+              make_context: Any) -> list[Any]:
+    """The given templates rendered with ``make_context()``'s context, kept in the shared
+    cache under ``key`` (a :func:`fragment_key`: it must hold everything they show, and the
+    reader when they show what only that reader may see): a hit costs no context at all.
+    Rendered with the CSRF placeholder, served with the request's own token. ``key``
+    None (a refused form, an error) renders them as they are, uncached. Returns the
+    rendered strings, safe, in the templates' order."""
+    from django.template.context_processors import csrf
+    from django.template.loader import render_to_string
+    from django.utils.safestring import mark_safe
+
+    token = csrf(request)["csrf_token"]  # lazy: asked for only when a form is in the HTML
+    joined = cache_get(key) if key is not None else None
+    if joined is None:
+        ctx = dict(make_context())
+        if key is not None:
+            ctx["csrf_token"] = csrf_placeholder()  # above the context processors' token
+        joined = _split_mark().join(render_to_string(name, ctx, request=request)
+                                    for name in templates)
+        if key is not None:
+            cache_set(key, joined)
+    parts = joined.split(_split_mark())
+    if len(parts) != len(templates):  # never expected: a damaged entry is rendered anew
+        return kept_html(request, None, templates, make_context)
+    return [mark_safe(fill_csrf(part, token)) for part in parts]  # noqa: S308 - rendered

@@ -18,6 +18,8 @@ See docs/pages.md.
 
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple
 
@@ -27,7 +29,7 @@ from django.db import connection
 from django.db.models import OuterRef, Q
 from django.http import HttpRequest, QueryDict
 from django.urls import NoReverseMatch, reverse
-from django.utils.html import escape
+from games.lib.escape import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -237,6 +239,12 @@ def load_heavy(match: Match) -> Match:
     deferred field read one by one would cost a query each, and ``refresh_from_db`` would
     forget the memoised seats)."""
     missing = sorted(match.get_deferred_fields() & set(PAGE_DEFERRED))
+    if set(missing) == set(PAGE_DEFERRED):  # the page's case: SQL compiled once
+        found = _HEAVY.rows(match.pk)
+        if found:
+            for name, value in zip(PAGE_DEFERRED, found[0]):
+                setattr(match, name, json.loads(value) if isinstance(value, str) else value)
+            return match
     if missing:
         row = Match.objects.filter(pk=match.pk).values(*missing).first() or {}
         for name in missing:
@@ -261,6 +269,8 @@ class SeatRow(NamedTuple):
 
 
 _SEAT_COLUMNS = tuple(f.attname for f in Seat._meta.concrete_fields)
+#: the columns of ``SeatRow.fields``, in order
+SEAT_COLUMNS = _SEAT_COLUMNS
 
 
 _SEAT_ROWS = CompiledOnce(lambda match_id: Seat.objects.filter(match_id=match_id)
@@ -272,6 +282,14 @@ _OPEN_PHASE = CompiledOnce(lambda match_id: Phase.objects.filter(
     match_id=match_id, closed_at__isnull=True).order_by("-number").annotate(
     pressed_seats=ArraySubquery(CheckIn.objects.filter(phase=OuterRef("pk"))
                                 .values("seat__number")))[:1])
+
+
+#: the closed phases the history and the phase selector show, newest first
+_HISTORY = CompiledOnce(lambda match_id: Phase.objects.filter(
+    match_id=match_id, closed_at__isnull=False).order_by("-number")[:HISTORY_LIMIT])
+#: a page match's deferred JSON (:func:`load_heavy`)
+_HEAVY = CompiledOnce(lambda match_id: Match.objects.filter(pk=match_id)
+                      .values_list(*PAGE_DEFERRED).order_by())
 
 
 def open_phase(match_id: int) -> Phase | None:
@@ -309,7 +327,7 @@ def seat_label(seat: SeatRow) -> str:
     return mark_safe(number + name + account + bot)
 
 
-def _remember_seat(match: Match, user: Any, seats: list[SeatRow]) -> None:
+def remember_seat(match: Match, user: Any, seats: list[SeatRow]) -> None:
     """Fill :func:`seat_of`'s memo from the rows already loaded (one query less)."""
     if getattr(user, "is_authenticated", False):
         cache = match.__dict__.setdefault("_seat_cache", {})
@@ -332,7 +350,7 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
     the fragment cache (``fragment_keys``, games/lib/htmlcache.py)."""
     user = request.user
     all_seats = seat_rows(match)
-    _remember_seat(match, user, all_seats)
+    remember_seat(match, user, all_seats)
     seat, director = viewer_of(request, match)
     game = game_or_none(match.game)
     phase = None
@@ -343,8 +361,7 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
     seats = [s for s in all_seats if s.removed_at is None]  # rows (SeatRow), not models
     seat_labels = Lazy(lambda: [seat_label(s) for s in seats])
     # the costly parts are computed only when a fragment is rendered, not read back
-    history = Lazy(lambda: list(match.phases.filter(closed_at__isnull=False)
-                                .order_by("-number")[:HISTORY_LIMIT]))
+    history = Lazy(lambda: _HISTORY.objects(Phase, match.pk))
     view = Lazy(lambda: player_view(load_heavy(match), seat, director))
     seat_number = seat.number if seat is not None else None
     window = Lazy(lambda: diary_window(request, phase, history()))

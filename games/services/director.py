@@ -15,9 +15,10 @@ __all__ = ["match_start", "match_pause", "match_resume", "match_end", "phase_ext
            "matches_needing_director"]
 
 
-def director_log_for(match: Match) -> list[DirectorAction]:
-    """Every director action on ``match``, newest first."""
-    return list(DirectorAction.objects.filter(match=match).select_related("actor"))
+def director_log_for(match: Match, limit: int | None = None) -> list[DirectorAction]:
+    """The director actions on ``match``, newest first (the latest ``limit``, else all)."""
+    actions = DirectorAction.objects.filter(match=match).select_related("actor")
+    return list(actions[:limit] if limit is not None else actions)
 
 
 def matches_needing_director():

@@ -111,3 +111,51 @@ def fragment_cache_tag(parser: Any, token: Any) -> _FragmentNode:
     parser.delete_first_token()
     return _FragmentNode(nodelist, bits[0].strip("\"'"), bits[1].strip("\"'"),
                          [parser.compile_filter(b) for b in bits[2:]])
+
+
+@register.simple_tag
+def lookback_options(history: Any, selected: Any) -> Any:
+    """The phase selector's options, newest first ("N · turn T · Kind"), written in
+    Python: a template loop with a translated sentence per phase cost most of the
+    fragment."""
+    from games.lib.escape import conditional_escape
+
+    out = []
+    for ph in history or ():
+        text = gettext("%(n)s · turn %(turn)s · %(kind)s") % {
+            "n": ph.number, "turn": ph.turn, "kind": phase_label(ph.kind)}
+        mark = " selected" if ph.number == selected else ""
+        out.append(f'<option value="{conditional_escape(ph.number)}"{mark}>'
+                   f"{conditional_escape(text)}</option>")
+    return mark_safe("".join(out))  # noqa: S308 - every value escaped
+
+
+@register.simple_tag
+def history_rows(history: Any, match: Any) -> Any:
+    """The earlier phases' table rows, each linking to that phase as the reader saw it;
+    the address reversed once, not per row."""
+    from django.urls import reverse
+    from django.utils import timezone
+    from django.utils.dates import MONTHS_3, WEEKDAYS_ABBR
+
+    from games.lib.escape import conditional_escape
+
+    base = conditional_escape(reverse("games:match-detail", args=[match.pk]))
+    title = conditional_escape(gettext("This phase as you saw it"))
+    # the ``date:"D j M, H:i"`` filter's output, the day and month names translated once
+    days = {k: str(v) for k, v in WEEKDAYS_ABBR.items()}
+    months = {k: str(v).title() for k, v in MONTHS_3.items()}
+    labels: dict[Any, str] = {}
+    out = []
+    for ph in history or ():
+        n = conditional_escape(ph.number)
+        when = ""
+        if ph.closed_at is not None:
+            local = timezone.template_localtime(ph.closed_at)
+            when = f"{days[local.weekday()]} {local.day} {months[local.month]}, {local:%H:%M}"
+        if ph.kind not in labels:
+            labels[ph.kind] = conditional_escape(phase_label(ph.kind))
+        out.append(f'<tr><td><a href="{base}?phase={n}" title="{title}">{n}</a></td>'
+                   f"<td>{conditional_escape(ph.turn)}</td><td>{labels[ph.kind]}</td>"
+                   f"<td>{conditional_escape(when)}</td></tr>")
+    return mark_safe("".join(out))  # noqa: S308 - every value escaped

@@ -59,3 +59,22 @@ def test_an_annotation_registered_after_first_use_is_not_lost(monkeypatch):
         registry.unregister_app("shouter")
     [again] = pages._PAGE_MATCH.objects(Match, match.pk)
     assert not hasattr(again, "shout")
+
+
+def test_the_history_and_the_deferred_json_answer_what_the_orm_answers():
+    from games import selectors
+    from games.services.phases import phase_close
+
+    match = make_match(players=2, config={"rounds": 3})
+    phase = selectors.current_phase(match)
+    phase_close(phase_id=phase.pk, now=phase.deadline_at)
+    history = pages._HISTORY.objects(Phase, match.pk)
+    orm = list(pages._HISTORY.build(match.pk))
+    assert history and [p.pk for p in history] == [p.pk for p in orm]
+    names = [f.attname for f in Phase._meta.concrete_fields]
+    assert [_fields(p, names) for p in history] == [_fields(p, names) for p in orm]
+    [page_match] = pages._PAGE_MATCH.objects(Match, match.pk)
+    pages.load_heavy(page_match)
+    match.refresh_from_db()
+    assert page_match.state == match.state and page_match.config == match.config
+    assert isinstance(page_match.state, dict) and isinstance(page_match.config, dict)

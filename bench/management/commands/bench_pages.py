@@ -113,7 +113,8 @@ class Command(BaseCommand):
                             help="comma-separated page names to measure (default: all)")
         parser.add_argument("--profile", default="",
                             help="a page name: print its queries (most repeated first) and "
-                                 "its cProfile (BENCH_PROFILE_SORT, default cumulative)")
+                                 "its cProfile (BENCH_PROFILE_SORT, default cumulative; "
+                                 "BENCH_PROFILE_COLD=1: every fragment rendered anew)")
         parser.add_argument("--closes", type=int, default=5,
                             help="the director's 'Close phase now' timed this many times")
         parser.add_argument("--reuse", action="store_true",
@@ -573,11 +574,35 @@ class Command(BaseCommand):
         import io
         import pstats
 
+        from games.lib import htmlcache
+
+        cold = os.environ.get("BENCH_PROFILE_COLD") == "1"  # every fragment rendered anew
+        real = htmlcache.code_version
         prof = cProfile.Profile()
-        prof.enable()
-        for _ in range(20):
-            client.get(url, headers=headers)
-        prof.disable()
+        try:
+            for i in range(20):
+                if cold:
+                    htmlcache.code_version = lambda i=i: f"bench-profile-{os.getpid()}-{i}"
+                prof.enable()
+                client.get(url, headers=headers)
+                prof.disable()
+            if cold:  # one more cold request: its queries, most repeated first
+                from django.db import connection
+
+                htmlcache.code_version = lambda: f"bench-profile-{os.getpid()}-q"
+                queries: list[str] = []
+
+                def count(execute, sql, params, many, context):
+                    queries.append(sql)
+                    return execute(sql, params, many, context)
+
+                with connection.execute_wrapper(count):
+                    client.get(url, headers=headers)
+                sys.stderr.write(f"cold: {len(queries)} queries\n")
+                for sql, n in Counter(queries).most_common(25):
+                    sys.stderr.write(f"{n:5d}  {sql[:200]}\n")
+        finally:
+            htmlcache.code_version = real
         if os.environ.get("BENCH_PROFILE_OUT"):  # a file for pstats / snakeviz
             prof.dump_stats(os.environ["BENCH_PROFILE_OUT"])
         out = io.StringIO()

@@ -19,6 +19,7 @@ from tests.diceslayer.web.conftest import (
 pytestmark = pytest.mark.django_db
 
 PLAY_PAGE_MAX_QUERIES = 10 + 2  # measured 9 (5 or 40 rounds played), + the press panel
+PLAY_PAGE_KEPT_MAX_QUERIES = 8  # measured 8: the board and press panel kept (kept_board)
 BOARD_MAX_QUERIES = 10  # measured 9 with hint and scoring picks
 REPLAY_MAX_QUERIES = 11  # measured 10: the moves are read in two queries
 HOME_MAX_QUERIES = 10  # measured 9
@@ -219,6 +220,9 @@ def test_game_pages_query_counts(solo, alice, alice_client, django_assert_max_nu
         state = state_of(solo)
         services.move_play(match=solo, seat=solo.seats.get(), payload=engine.default_orders(state, 0)[0])
     with django_assert_max_num_queries(PLAY_PAGE_MAX_QUERIES):
+        assert alice_client.get(play_url(solo)).status_code == 200
+    # read back from the HTML cache: the board and the press panel cost no query
+    with django_assert_max_num_queries(PLAY_PAGE_KEPT_MAX_QUERIES):
         assert alice_client.get(play_url(solo)).status_code == 200
     with django_assert_max_num_queries(BOARD_MAX_QUERIES):
         assert alice_client.get(reverse("diceslayer:board", args=[solo.pk]) + "?hint=1&patterns=1",

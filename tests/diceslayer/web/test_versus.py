@@ -311,3 +311,36 @@ def test_paused_and_director_ended_games_say_so(versus):
     text = page_text(client.get(reverse("diceslayer:play", args=[versus.pk])))
     assert "Ended by the director: testing" in text
     assert "Show scoring picks" not in text and "to move" not in text
+
+
+def test_each_player_reads_back_only_their_own_kept_board(versus):
+    """The board is kept in the shared HTML cache (diceslayer.pages.kept_board): read back,
+    each player gets their own — "Your turn" and the bot's hint for the mover only, the
+    "You" panel on their own side — never the other seat's entry, and a move (a new
+    version) shows at once."""
+    from games.lib import htmlcache
+    from tests.games.views.conftest import client_for
+
+    htmlcache.cache.clear()
+    mover, other, state = mover_and_waiter(versus, None)
+    clients = {"mover": client_for(mover.user), "other": client_for(other.user)}
+    url = reverse("diceslayer:play", args=[versus.pk])
+    pages = {who: [c.get(url, {"hint": 1}).content.decode() for _ in range(2)]
+             for who, c in clients.items()}
+    for who, (first, again) in pages.items():
+        assert page_text(type("R", (), {"content": first.encode()})()) == page_text(
+            type("R", (), {"content": again.encode()})())
+        text = page_text(type("R", (), {"content": again.encode()})())
+        if who == "mover":
+            assert "Your turn" in text and 'id="ds-hint-box"' in again
+        else:
+            assert "Waiting for " + mover.user.username in text
+            assert "Your turn" not in text and 'id="ds-hint-box"' not in again
+    assert len([k for k in htmlcache.cache._cache if ":ds-board:" in k]) == 2
+    order = engine.default_orders(state, mover.number)[0]
+    resp = pick_post(clients["mover"], versus,
+                     **({"pick_opponent": order["pick"]} if order.get("from") else
+                        {"pick": order["pick"]}))
+    assert resp.status_code in (200, 302)
+    assert "Your turn" in page_text(clients["other"].get(url))
+    assert "Your turn" not in page_text(clients["mover"].get(url))

@@ -168,3 +168,45 @@ def test_emails_carry_only_what_their_reader_may_see():
         if any(t in msg.body for t in own):
             private_seen += 1
     assert private_seen  # a seat's own draws do reach its own email
+
+
+def test_no_seat_is_served_another_seats_kept_table():
+    """The table page is kept in the shared HTML cache (sanguosha.pages.table_page): each
+    seat, the director and a visitor read back only their own entry. Every seat loads the
+    table twice (rendered, then read back) after every other seat did: each sees its own
+    hand and no other seat's hidden card, a changed seat version gives a new entry."""
+    from games.lib import htmlcache
+    from tests.factories import make_user
+
+    htmlcache.cache.clear()
+    match = _position_early()
+    st = engine.load(match.state).raw
+    readers = [(s, seat_client(match, s)) for s in range(len(st["seats"]))]
+    readers.append((None, client_for(make_player("visitor-kept"))))
+    director = make_user("director-kept", staff=True)
+    pages: dict = {}
+    for _round in range(2):
+        for viewer, c in readers + [("director", client_for(director))]:
+            html = c.get(table_url(match)).content.decode()
+            pages.setdefault(viewer, []).append(html)
+    for viewer, (first, again) in pages.items():
+        _strip = lambda h: re.sub(r"[A-Za-z0-9]{64}", "", h)  # noqa: E731 - CSRF tokens
+        assert _strip(first) == _strip(again), viewer  # read back, the same page
+        if viewer == "director":
+            for p in st["seats"]:  # the director sees every hand
+                for n in p["hand"]:
+                    assert any(t in page_text(type("R", (), {"content": first.encode()})())
+                               for t in _labels(n))
+            continue
+        tokens, hidden = _secrets(st, viewer)
+        _check_text(again, tokens, f"kept table for seat {viewer}")
+        _check_html_numbers(again, hidden, f"kept table for seat {viewer}")
+        _identity_ok(st, viewer, again)
+        if viewer is not None:
+            mine = st["seats"][viewer]["hand"]
+            assert mine and all(f'data-card="{n}"' in again or any(
+                t in again for t in _labels(n)) for n in mine)
+    kept = [k for k in htmlcache.cache._cache if ":sgs-table:" in k]  # locmem's keys
+    assert len(kept) == len(readers) + 1  # one entry per reader: the seats, visitor, director
+    # the CSRF token in the kept HTML is each reader's own
+    assert htmlcache.csrf_placeholder() not in "".join(h for v in pages.values() for h in v)
