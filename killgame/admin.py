@@ -17,6 +17,7 @@ from django.utils.html import format_html
 
 from games.exceptions import ApplicationError
 from games.forms import MatchCreateForm, config_field
+from games.lib.text import say
 from games.models import DirectorAction, Match
 from games.rules import InvalidConfig
 from games.services.matches import match_create
@@ -153,7 +154,7 @@ class _KillGameMatchFormBase(forms.ModelForm):
             target = (PREFIX + "map" if key in ("map", "map_data") else
                       key if key in ("min_players", "max_players", "timezone") else
                       PREFIX + key if PREFIX + key in self.fields else None)
-            self.add_error(target, exc.reason)
+            self.add_error(target, str(say(exc.reason)))
             return data
         data["config"] = config
         data["schedule"] = services.default_schedule(config)
