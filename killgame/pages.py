@@ -17,11 +17,12 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from django.http import QueryDict
+from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext, pgettext_lazy
+from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
 from killgame.engine import catalogue as cat
-from killgame.engine.describe import ITEM_NAMES, counted, name_players
+from killgame.engine.describe import ITEM_NAMES, name_players
 from killgame.services import BUILTIN_GRID, layout
 
 BOARD_TEMPLATE = "killgame/board.html"
@@ -609,55 +610,86 @@ def error_control(payload: Mapping[str, Any] | None, field: str | None) -> str:
 def now_lines(view: Mapping[str, Any] | None, names: Mapping[int, str],
               lang: str = "en") -> list[str]:
     """What the reader can do in the phase that just opened, in plain sentences (the
-    new-phase email), from their player view only."""
+    new-phase email) in ``lang``, from their player view only. Whole sentences and plurals
+    come from the catalogue (zone and player names are never translated)."""
+    with translation.override(lang):
+        return _now_lines(view, names, lang)
+
+
+def _listed(items: list[str]) -> str:
+    # Translators: what separates the items of a list ("Alice, Bob")
+    return pgettext("list separator", ", ").join(items)
+
+
+def _now_lines(view: Mapping[str, Any] | None, names: Mapping[int, str],
+               lang: str) -> list[str]:
     if not view or view.get("over"):
         return []
     me = view.get("me")
     if me is None:
-        return ["You are watching: the public feed and the map are on the match page."]
+        return [_("You are watching: the public feed and the map are on the match page.")]
     if not me.get("alive"):
-        return ["You are dead: you can still watch the match."]
+        return [_("You are dead: you can still watch the match.")]
     # only the parts of ``board`` the sentences use (no map, panel or stored orders)
     f = order_choices(view, names, lang)
     out = []
     if view["phase"] == "tactical" and view["turn"] == 1:
-        out.append(f"Shop your backpack (budget {f['budget']} coins) and choose your start zone; "
-                   f"if you do not, you get the default backpack and start in "
-                   f"{f['default_start']}.")
+        out.append(ngettext(
+            "Shop your backpack (budget %(budget)s coin) and choose your start zone; if you do "
+            "not, you get the default backpack and start in %(zone)s.",
+            "Shop your backpack (budget %(budget)s coins) and choose your start zone; if you do "
+            "not, you get the default backpack and start in %(zone)s.",
+            int(f["budget"] or 0)) % {"budget": f["budget"], "zone": f["default_start"]})
         return out
     zone = roster(view, names)
     if zone:
         if zone["people"] is None:
-            out.append(f"You are in {zone['name']}: the smoke hides "
-                       f"{counted(zone['presences'], 'presence', 'presences')}.")
+            n = int(zone["presences"] or 0)
+            out.append(ngettext("You are in %(zone)s: the smoke hides %(count)s presence.",
+                                "You are in %(zone)s: the smoke hides %(count)s presences.",
+                                n) % {"zone": zone["name"], "count": n})
         else:
-            who = [p["name"] for p in zone["people"]] + (["a monster"] if zone["monster"] else [])
-            out.append(f"You are in {zone['name']} with " + (", ".join(who) or "nobody") + ".")
+            who = [p["name"] for p in zone["people"]] + (
+                [_("a monster")] if zone["monster"] else [])
+            out.append(_("You are in %(zone)s with %(people)s.") % {
+                "zone": zone["name"], "people": _listed(who)} if who
+                else _("You are in %(zone)s with nobody.") % {"zone": zone["name"]})
         if zone["closed"]:  # the right phase words: one moves only in a Tactical phase
-            out.append("Your zone is closed: leave it in this Tactical phase."
+            out.append(_("Your zone is closed: leave it in this Tactical phase.")
                        if view["phase"] == "tactical"
-                       else "Your zone is closed: leave it in the next Tactical phase.")
+                       else _("Your zone is closed: leave it in the next Tactical phase."))
     if view["phase"] == "tactical":
         if f["moves"]:
-            out.append("You can move to " + ", ".join(m["name"] for m in f["moves"]) + ".")
+            out.append(_("You can move to %(zones)s.") % {
+                "zones": _listed([m["name"] for m in f["moves"]])})
         m = f["market"]
         if m["regime"]:
-            out.append(f"The market is {m['regime']} today; you may buy "
-                       f"{m['purchases_left']} more and have {m['coins']} coins.")
+            out.append(ngettext(
+                "The market is %(regime)s today; you may buy %(left)s more and have "
+                "%(coins)s coin.",
+                "The market is %(regime)s today; you may buy %(left)s more and have "
+                "%(coins)s coins.", int(m["coins"] or 0)) % {
+                "regime": m["regime"], "left": m["purchases_left"], "coins": m["coins"]})
         if f["medkit"]["have"]:
-            out.append(f"You have {counted(f['medkit']['have'], 'medkit', 'medkits')}.")
+            n = int(f["medkit"]["have"])
+            out.append(ngettext("You have %(count)s medkit.", "You have %(count)s medkits.",
+                                n) % {"count": n})
         if f["antidote"]["needed"] and f["antidote"]["have"]:
-            out.append("You are poisoned and have an antidote.")
+            out.append(_("You are poisoned and have an antidote."))
     else:
-        weapons = ", ".join(w["name"] for w in f["attack"]["weapons"] if not w["reloading"])
-        out.append(f"You can attack with: {weapons}.")
+        weapons = [w["name"] for w in f["attack"]["weapons"] if not w["reloading"]]
+        out.append(_("You can attack with: %(weapons)s.") % {"weapons": _listed(weapons)})
         if f["grenade"]["have"] or f["c4"]["have"]:
-            out.append(f"Explosives: {counted(f['grenade']['have'], 'grenade', 'grenades')}, "
-                       f"{f['c4']['have']} C4.")
+            g = int(f["grenade"]["have"] or 0)
+            out.append(ngettext("Explosives: %(count)s grenade, %(c4)s C4.",
+                                "Explosives: %(count)s grenades, %(c4)s C4.", g)
+                       % {"count": g, "c4": f["c4"]["have"]})
         if f["shout"]["allowed"]:
-            out.append(f"You can shout a challenge (persuasion {f['shout']['persuasion']}%).")
+            out.append(_("You can shout a challenge (persuasion %(persuasion)s%%).")
+                       % {"persuasion": f["shout"]["persuasion"]})
     if view.get("next_to_close"):
-        out.append(f"Next zone to close: {_zone_name(view, view.get('next_to_close'))}.")
+        out.append(_("Next zone to close: %(zone)s.") % {
+            "zone": _zone_name(view, view.get("next_to_close"))})
     return out
 
 
