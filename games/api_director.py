@@ -11,18 +11,19 @@ import hashlib
 from typing import Any
 
 from django.http import HttpRequest, JsonResponse
+from django.utils.translation import gettext, gettext_noop
 
 from games import selectors
 from games.api import _body, _match_for, _Refused, api_view, error, ok, refusals
 from games.models import Match
 from games.services import director
 
-NOT_DIRECTOR = "Only the director (a staff account) can do this."
+NOT_DIRECTOR = gettext_noop("Only the director (a staff account) can do this.")
 
 
 def require_director(request: HttpRequest) -> None:
     if not request.user.is_staff:
-        raise _Refused(error(403, "NOT_DIRECTOR", NOT_DIRECTOR))
+        raise _Refused(error(403, "NOT_DIRECTOR", gettext(NOT_DIRECTOR)))
 
 
 def _state(match: Match) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from typing import Any, Mapping
 from django.http import QueryDict
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext_noop, ngettext, pgettext, pgettext_lazy
 
 from killgame.engine import catalogue as cat
 from killgame.engine.describe import ITEM_NAMES, name_players
@@ -29,13 +29,17 @@ BOARD_TEMPLATE = "killgame/board.html"
 ORDER_FORM_TEMPLATE = "killgame/order_form.html"
 DIARY_TURN_TEMPLATE = "killgame/diary_turn.html"
 
-PICK_AN_ACTION = "Press the button of the order you want to give."
-NOT_A_NUMBER = "{label} must be a whole number."
-CART_TOO_BIG = "A cart line may hold at most 99 units."
-PICK_A_TARGET = "Pick at least one target."
-PICK_A_ZONE = "Pick a zone."
-PICK_AN_ITEM = "Pick an item."
-PICK_WEAR = "Tick what you want to wear."
+# said in the reader's language where they are raised (OrderFieldError carries the text)
+PICK_AN_ACTION = gettext_noop("Press the button of the order you want to give.")
+NOT_A_NUMBER = gettext_noop("The quantity of %(item)s must be a whole number.")
+SHOTS_NOT_A_NUMBER = gettext_noop("The number of shots must be a whole number.")
+CART_TOO_BIG = gettext_noop("A cart line may hold at most 99 units.")
+PICK_A_TARGET = gettext_noop("Pick at least one target.")
+PICK_A_ZONE = gettext_noop("Pick a zone.")
+PICK_AN_ITEM = gettext_noop("Pick an item.")
+PICK_WEAR = gettext_noop("Tick what you want to wear.")
+PICK_WHO_TO_HEAL = gettext_noop("Pick who to heal.")
+PICK_A_WEAPON = gettext_noop("Pick a weapon.")
 
 WEARABLE = cat.WEARABLE
 #: (order type, engine error field) -> the form control it belongs to
@@ -499,7 +503,7 @@ class OrderFieldError(ValueError):
     """Bad form input, with the control it belongs to (shown next to it)."""
 
     def __init__(self, message: str, *, control: str) -> None:
-        super().__init__(message)
+        super().__init__(_(message))
         self.control = control
 
 
@@ -525,14 +529,15 @@ def order_from_post(post: QueryDict) -> dict[str, Any]:
             try:
                 n = int(raw)
             except ValueError:
-                raise OrderFieldError(NOT_A_NUMBER.format(label=key[5:].replace("_", " ")),
+                item = item_name(key[5:], translation.get_language() or "en")
+                raise OrderFieldError(_(NOT_A_NUMBER) % {"item": item},
                                       control="cart") from None
             if n > 99:
                 raise OrderFieldError(CART_TOO_BIG, control="cart")
             items[key[5:]] = n
         return {"type": "cart", "items": items}
     if kind == "medkit":
-        return {"type": "medkit", "target": _one(post, "medkit_target", "Pick who to heal.")}
+        return {"type": "medkit", "target": _one(post, "medkit_target", PICK_WHO_TO_HEAL)}
     if kind == "antidote":
         return {"type": "antidote"}
     if kind in ("smoke", "gas", "grenade", "c4"):
@@ -540,13 +545,13 @@ def order_from_post(post: QueryDict) -> dict[str, Any]:
     if kind in ("buy", "sell"):
         return {"type": kind, "item": _one(post, f"{kind}_item", PICK_AN_ITEM)}
     if kind == "attack":
-        weapon = _one(post, "attack_weapon", "Pick a weapon.")
+        weapon = _one(post, "attack_weapon", PICK_A_WEAPON)
         raw_random = (post.get("attack_random") or "").strip()
         if raw_random:
             try:
                 return {"type": "attack", "weapon": weapon, "random": int(raw_random)}
             except ValueError:
-                raise OrderFieldError(NOT_A_NUMBER.format(label="The number of shots"),
+                raise OrderFieldError(SHOTS_NOT_A_NUMBER,
                                       control="attack_random") from None
         targets = [t for t in post.getlist("attack_targets") if t.strip()]
         if not targets:
