@@ -111,8 +111,8 @@ def order(request: HttpRequest, match_id: int) -> HttpResponse:
             control = "withdraw"  # the slot is empty: it has no button to stand next to
         return _page(request, match, status=exc.client_status, errors={control: exc.message})
     kind = payload["type"]
-    messages.success(request, _(CHECK_SAVED if kind == "check" else
-                                WITHDRAWN if kind == "withdraw" else ORDER_SAVED))
+    done = CHECK_SAVED if kind == "check" else WITHDRAWN if kind == "withdraw" else ORDER_SAVED
+    messages.success(request, _(done))
     if getattr(request, "htmx", False):
         return _page(request, match, status=200, errors={})
     return redirect(reverse("games:match-detail", args=[match.pk]) + "#order")
