@@ -122,7 +122,9 @@ class DiaryLine:
 
 
 #: bump when ``describe`` changes its sentences: cached lines of the old wording expire
-DIARY_TEXT_CACHE_VERSION = 4  # 2: zones by their map's names; 3: names through describe; 4: translated
+# 2: zones by their map's names; 3: names through describe; 4: translated; 5: card names
+# inside log lines said in the reader's language too
+DIARY_TEXT_CACHE_VERSION = 5
 DIARY_TEXT_TTL = 24 * 3600
 
 
