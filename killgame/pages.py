@@ -340,44 +340,51 @@ def roster(view: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any] 
 
 def describe_order(order: Mapping[str, Any], view: Mapping[str, Any],
                    names: Mapping[int, str], lang: str = "en") -> str:
-    """A stored order in one plain sentence."""
+    """A stored order in one plain sentence, in the active language (whole sentences from
+    the catalogue; zone and player names as they are)."""
     t = order.get("type")
     z = lambda key: _zone_name(view, order.get(key))  # noqa: E731
     if t == "move":
-        return f"Move to {z('to')}."
+        return _("Move to %(zone)s.") % {"zone": z("to")}
     if t == "start_zone":
-        return f"Start in {z('zone')}."
+        return _("Start in %(zone)s.") % {"zone": z("zone")}
     if t == "cart":
         items = order.get("items") or {}
         if not items:
-            return "Shopping cart: nothing (a deliberate empty cart)."
+            return _("Shopping cart: nothing (a deliberate empty cart).")
         rank = {item: i for i, item in enumerate(cat.CATALOGUE)}
         lines = sorted(items.items(), key=lambda kv: rank.get(kv[0], 99))
-        return "Shopping cart: " + ", ".join(f"{n} × {item_name(i, lang)}"
-                                             for i, n in lines) + "."
+        return _("Shopping cart: %(items)s.") % {
+            "items": _listed([f"{n} × {item_name(i, lang)}" for i, n in lines])}
     if t == "medkit":
-        who = "yourself" if order.get("target") == "self" else pid_name(order.get("target"), names)
-        return f"Medkit on {who}."
+        if order.get("target") == "self":
+            return _("Medkit on yourself.")
+        return _("Medkit on %(who)s.") % {"who": pid_name(order.get("target"), names)}
     if t == "antidote":
-        return "Take the antidote."
+        return _("Take the antidote.")
     if t == "smoke":
-        return f"Smoke grenade on {z('zone')}."
+        return _("Smoke grenade on %(zone)s.") % {"zone": z("zone")}
     if t == "gas":
-        return f"Gas canister on {z('zone')}."
+        return _("Gas canister on %(zone)s.") % {"zone": z("zone")}
     if t == "attack":
         weapon = item_name(order.get("weapon", ""), lang)
         if "random" in order:
-            return f"Attack with the {weapon}: {order['random']} at random in the smoke."
-        targets = ", ".join(pid_name(x, names) for x in order.get("targets") or [])
-        return f"Attack with the {weapon}: {targets}."
+            n = int(order["random"])
+            return ngettext("Attack with the %(weapon)s: %(count)s shot at random in the smoke.",
+                            "Attack with the %(weapon)s: %(count)s shots at random in the smoke.",
+                            n) % {"weapon": weapon, "count": n}
+        targets = _listed([pid_name(x, names) for x in order.get("targets") or []])
+        return _("Attack with the %(weapon)s: %(targets)s.") % {"weapon": weapon,
+                                                                "targets": targets}
     if t == "grenade":
-        return f"Throw a grenade into {z('zone')}."
+        return _("Throw a grenade into %(zone)s.") % {"zone": z("zone")}
     if t == "c4":
-        return f"Place C4 in {z('zone')}."
+        return _("Place C4 in %(zone)s.") % {"zone": z("zone")}
     if t == "wear":
-        return "Wear: " + ", ".join(item_name(i, lang) for i in order.get("items") or []) + "."
+        return _("Wear: %(items)s.") % {
+            "items": _listed([item_name(i, lang) for i in order.get("items") or []])}
     if t == "shout":
-        return "Challenge shout."
+        return _("Challenge shout.")
     return str(t)
 
 
