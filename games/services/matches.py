@@ -34,8 +34,8 @@ DEFAULT_SCHEDULE = {"mode": "duration", "hours": 24}
 MATCH_NOT_FORMING = gettext_noop("The match is no longer taking players.")
 MATCH_FULL = gettext_noop("The match is full.")
 ALREADY_JOINED = gettext_noop("You already have a seat in this match.")
-EMAIL_UNVERIFIED = ("Confirm your email address first: follow the link we emailed you (your "
-                    "profile page sends it again).")
+EMAIL_UNVERIFIED = gettext_noop("Confirm your email address first: follow the link we emailed "
+                                "you (your profile page sends it again).")
 BAD_INVITE = gettext_noop("This match is private: you need its invite link.")
 NOT_JOINED = gettext_noop("You have no seat in this match.")
 
