@@ -102,8 +102,8 @@ def push_payload(row: Notification) -> dict[str, Any]:
     """The JSON the service worker shows: title, body, the match URL and a tag per match
     (a newer push replaces an older one of the same match)."""
     lang, zone = reader_locale(row)
-    info = facts(row, zone)
-    with translation.override(lang):
+    with translation.override(lang):  # the phase's label too, in the reader's language
+        info = facts(row, zone)
         title, body = texts(row, info)
     url = info["match"]["url"] if info["match"] else settings.SITE_URL + "/"
     return {"title": title, "body": body, "url": url,
@@ -114,8 +114,8 @@ def push_payload(row: Notification) -> dict[str, Any]:
 def webhook_document(row: Notification) -> dict[str, Any]:
     """The generic JSON delivery: id, event, time, the public facts and a sentence."""
     lang, zone = reader_locale(row)
-    info = facts(row, zone)
-    with translation.override(lang):
+    with translation.override(lang):  # labels in the reader's language; ids stay as they are
+        info = facts(row, zone)
         title, body = texts(row, info)
     return {"id": delivery_id(row), "event": event_name(row),
             "created_at": row.created_at.isoformat() if row.created_at else None,
