@@ -124,3 +124,21 @@ def test_kill_game_now_lines_are_whole_sentences_in_the_readers_language(db):
             for name in names.values():
                 line = line.replace(name, " ")
             assert not {w.lower() for w in line.replace(".", " ").split()} & words, line
+
+
+def test_dice_slayer_scoring_picks_are_whole_sentences():
+    from diceslayer.pages import scoring_text
+
+    e = {"face": 4, "from": "own", "pattern": "run", "removes": [2, 3, 4], "points": 9,
+         "clears": True}
+    with translation.override("en"):
+        assert scoring_text(e, solo=True) == ("Pick a 4: run, removes 2-3-4 for +9 (clears the "
+                                              "plate).")
+    with translation.override("ja"):
+        text = scoring_text(e, solo=True)
+        assert text.startswith("4を取る：") and "run" not in text and "皿" in text
+    from diceslayer.engine.describe import PATTERNS
+
+    with translation.override("it"):
+        assert scoring_text({**e, "from": "opponent", "clears": False}, solo=False) == (
+            f"Prendi il loro 4: {say(PATTERNS['run'])}, toglie 2-3-4 per +9.")
