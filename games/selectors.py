@@ -25,7 +25,7 @@ from accounts.names import shown_name
 from games.lib import rawrows
 from games.models import CheckIn, DiaryEntry, Match, Order, Phase, Seat
 from games.registry import UnknownGame, all_apps, get_game, get_rules
-from games.rules import T
+from games.rules import Msg, T
 
 #: diary sentences live in the evictable cache of rendered text (settings: "html")
 cache = ConnectionProxy(caches, "html")
@@ -199,6 +199,10 @@ def described(engine, match: Match, rows: list[DiaryEntry], viewer: int | None,
     than the few sentences they would save."""
     if engine is None:
         return [r.kind for r in rows]
+    if names:  # a bot's name (a Msg) said in the reader's language, for engines that write
+        from games.lib.text import say  # their own language's sentences (Dice Slayer's ja)
+
+        names = {k: (str(say(v, lang)) if isinstance(v, Msg) else v) for k, v in names.items()}
     prefix = f"diary:{match.pk}:{'-' if viewer is None else viewer}:{lang}:{_names_tag(names)}:"
     keys = [f"{prefix}{r.seq}" for r in rows]
     try:
