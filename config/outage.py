@@ -22,6 +22,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.views import defaults
+from django.utils.translation import gettext, gettext_noop
 
 from accounts import throttle
 from games.lib.transient import is_database_outage
@@ -29,7 +30,8 @@ from games.lib.transient import is_database_outage
 log = logging.getLogger(__name__)
 
 OUTAGE_CODE = "SERVICE_UNAVAILABLE"
-OUTAGE_MESSAGE = "The database is unreachable for a moment. Nothing was changed; try again shortly."
+OUTAGE_MESSAGE = gettext_noop(
+    "The database is unreachable for a moment. Nothing was changed; try again shortly.")
 
 
 def _wants_json(request: HttpRequest) -> bool:
@@ -43,7 +45,7 @@ def outage_response(request: HttpRequest) -> HttpResponse:
     response: HttpResponse
     if _wants_json(request):
         response = JsonResponse({"ok": False, "error": {
-            "code": OUTAGE_CODE, "message": OUTAGE_MESSAGE, "field": None,
+            "code": OUTAGE_CODE, "message": gettext(OUTAGE_MESSAGE), "field": None,
             "details": {"retry_after": seconds}}}, status=503)
     else:
         response = HttpResponse(render_to_string("503.html", {"retry_after": seconds}),

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from accounts.names import shown_name
 from diceslayer import engine
+from diceslayer.engine.describe import PATTERNS
 from diceslayer.engine.state import VARIANT_LABELS as _ENGINE_VARIANT_LABELS
 from diceslayer.models import Challenge, DailyAttempt
 from games import selectors as game_selectors
@@ -211,6 +212,28 @@ def kept_board(request: HttpRequest, match: Match, *, hint: bool = False,
     return {"board_html": board, "seat": seat, htmlcache.KEYS_NAME: keys, "seats": rows}
 
 
+def scoring_text(e: Mapping[str, Any], *, solo: bool) -> str:
+    """One scoring pick as a whole sentence in the active language ("Pick a 3: a run,
+    removes 2-3-4 for +9 (clears the plate)."): the catalogue orders the words."""
+    face = e["face"]
+    if e["from"] == "wild":
+        move = _("Wild die as a %(face)s") % {"face": face}
+    elif e["from"] == "opponent":
+        move = _("Take their %(face)s") % {"face": face}
+    else:
+        move = _("Pick a %(face)s") % {"face": face}
+    values = {"move": move, "pattern": say_text(PATTERNS.get(e["pattern"], e["pattern"])),
+              "removes": "-".join(str(f) for f in e.get("removes") or []),
+              "points": e["points"]}
+    if not e.get("clears"):
+        return _("%(move)s: %(pattern)s, removes %(removes)s for +%(points)s.") % values
+    if solo:
+        return _("%(move)s: %(pattern)s, removes %(removes)s for +%(points)s (clears the "
+                 "plate).") % values
+    return _("%(move)s: %(pattern)s, removes %(removes)s for +%(points)s (clears the "
+             "field).") % values
+
+
 def board_context(request: HttpRequest, match: Match, *, hint: bool = False,
                   patterns: bool = False, error: str | None = None,
                   known: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -230,6 +253,8 @@ def board_context(request: HttpRequest, match: Match, *, hint: bool = False,
     solo = view["variant"] in ("solo", "solo_wild")
     limit = view["limits"].get("game_over_at") or view["limits"].get("loss_at") or 0
     scoring = engine.scoring_picks(state, number) if patterns and number is not None else []
+    for e in scoring:
+        e["text"] = scoring_text(e, solo=view["variant"] in ("solo", "solo_wild"))
     hot_own = {e["face"] for e in scoring if e["from"] == "own"}
     hot_opp = {e["face"] for e in scoring if e["from"] == "opponent"}
     me_n = number if number is not None else 0

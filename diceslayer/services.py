@@ -24,12 +24,15 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils.crypto import salted_hmac
 from django.utils.timezone import now as timezone_now
+from django.utils.translation import gettext, gettext_noop
 
 from diceslayer import engine
 from diceslayer.emails import challenge_notify
 from diceslayer.models import Challenge, DailyAttempt
 from games.exceptions import ApplicationError
+from games.lib.text import to_json
 from games.models import Match, Notification, Phase, Seat
+from games.rules import Msg, T, Tn
 from games.services.matches import match_create, match_join, match_start
 from games.services.orders import order_submit
 from games.services.phases import PhaseCloseFailed, phase_close
@@ -44,23 +47,36 @@ DAILY_VARIANT = "solo"
 TURN_HOURS_CHOICES = (1, 4, 12, 24, 48, 72)
 DEFAULT_TURN_HOURS = 24
 
-ALREADY_PLAYED_TODAY = "You already started today's challenge: one attempt per player per day."
-NOT_A_SOLO_VARIANT = "Choose solo or solo with wild dice."
-NOT_A_VERSUS_VARIANT = "Choose versus prototype 2 or prototype 1."
-CHALLENGE_YOURSELF = "You cannot challenge yourself."
-NO_SUCH_USER = "There is no player called {name!r}."
-BAD_TURN_HOURS = "The time per turn is one of {choices} hours."
-NOT_DICESLAYER = "This is not a Dice Slayer match."
-NOT_OPEN = "This game is no longer open to join."
+ALREADY_PLAYED_TODAY = gettext_noop(
+    "You already started today's challenge: one attempt per player per day.")
+NOT_A_SOLO_VARIANT = gettext_noop("Choose solo or solo with wild dice.")
+NOT_A_VERSUS_VARIANT = gettext_noop("Choose versus prototype 2 or prototype 1.")
+CHALLENGE_YOURSELF = gettext_noop("You cannot challenge yourself.")
+NO_SUCH_USER = gettext_noop("There is no player called %(name)s.")
+BAD_TURN_HOURS = gettext_noop("The time per turn is one of %(choices)s hours.")
+NOT_DICESLAYER = gettext_noop("This is not a Dice Slayer match.")
+NOT_OPEN = gettext_noop("This game is no longer open to join.")
 CHALLENGE_HOURS = 48
-NO_CHALLENGE = "This game has no challenge to answer."
-NOT_YOUR_CHALLENGE = "This challenge is for another player: only they can accept or decline it."
-CHALLENGE_ANSWERED = "This challenge is no longer open ({status})."
-CHALLENGE_EXPIRED = "This challenge expired: it was not answered within {hours} hours."
-NO_REMATCH = "A rematch is offered to the players of a finished versus game."
-DECLINED_SUMMARY = "{name} declined the challenge."
-WITHDRAWN_SUMMARY = "{name} withdrew the challenge."
-EXPIRED_SUMMARY = "The challenge expired unanswered after {hours} hours."
+NO_CHALLENGE = gettext_noop("This game has no challenge to answer.")
+NOT_YOUR_CHALLENGE = gettext_noop(
+    "This challenge is for another player: only they can accept or decline it.")
+CHALLENGE_ANSWERED = gettext_noop("This challenge is no longer open (%(status)s).")
+CHALLENGE_EXPIRED = gettext_noop(
+    "This challenge expired: it was not answered within %(hours)s hours.")
+NO_REMATCH = gettext_noop("A rematch is offered to the players of a finished versus game.")
+
+
+def _declined_summary(name: str) -> Msg:
+    return T("%(name)s declined the challenge.", name=name)
+
+
+def _withdrawn_summary(name: str) -> Msg:
+    return T("%(name)s withdrew the challenge.", name=name)
+
+
+def _expired_summary(hours: int) -> Msg:
+    return Tn("The challenge expired unanswered after %(hours)s hour.",
+              "The challenge expired unanswered after %(hours)s hours.", hours, hours=hours)
 
 
 def versus_schedule(hours: float) -> dict[str, Any]:
@@ -171,7 +187,7 @@ def user_by_username(name: str):
     name = (name or "").strip()
     user = get_user_model().objects.filter(username__iexact=name, is_active=True).first()
     if user is None:
-        raise ApplicationError(NO_SUCH_USER.format(name=name), code="NO_SUCH_USER", status=400,
+        raise ApplicationError(gettext(NO_SUCH_USER) % {"name": repr(name)}, code="NO_SUCH_USER", status=400,
                                field="opponent")
     return user
 
@@ -195,8 +211,8 @@ def versus_create(*, challenger, variant: str = "versus2", opponent=None, agains
     if variant not in VERSUS_VARIANTS:
         raise ApplicationError(NOT_A_VERSUS_VARIANT, code="INVALID", status=400, field="variant")
     if turn_hours not in TURN_HOURS_CHOICES:
-        raise ApplicationError(BAD_TURN_HOURS.format(
-            choices=", ".join(map(str, TURN_HOURS_CHOICES))), code="INVALID", status=400,
+        raise ApplicationError(gettext(BAD_TURN_HOURS) % {
+            "choices": ", ".join(map(str, TURN_HOURS_CHOICES))}, code="INVALID", status=400,
             field="turn_hours")
     if opponent is not None and opponent.pk == challenger.pk:
         raise ApplicationError(CHALLENGE_YOURSELF, code="INVALID", status=400, field="opponent")
@@ -240,14 +256,15 @@ def versus_join(*, match: Match, user, now: datetime | None = None) -> Match:
 
 # --- challenges: accept, decline, expire, rematch ---------------------------------------
 
-def _cancel_forming(match_id: int, summary: str, now: datetime) -> None:
+def _cancel_forming(match_id: int, summary: Msg, now: datetime) -> None:
     """Cancel a challenge's match that never started (nobody won, nothing was played)."""
     match = Match.objects.select_for_update().get(pk=match_id)
     if match.status != Match.Status.FORMING:
         return
     match.status = Match.Status.CANCELLED
     match.finished_at = now
-    match.outcome = {"winners": [], "summary": summary}
+    # the summary said again in each reader's language (games.lib.text.outcome_text)
+    match.outcome = {"winners": [], "summary": str(summary), "summary_msg": to_json(summary)}
     match.version += 1
     match.save(update_fields=["status", "finished_at", "outcome", "version"])
 
@@ -264,7 +281,7 @@ def _expire(challenge: Challenge, now: datetime) -> None:
     challenge.status = Challenge.Status.EXPIRED
     challenge.answered_at = now
     challenge.save(update_fields=["status", "answered_at"])
-    _cancel_forming(challenge.match_id, EXPIRED_SUMMARY.format(hours=CHALLENGE_HOURS), now)
+    _cancel_forming(challenge.match_id, _expired_summary(CHALLENGE_HOURS), now)
 
 
 def challenge_accept(*, match: Match, user, now: datetime | None = None) -> Match:
@@ -280,8 +297,8 @@ def challenge_accept(*, match: Match, user, now: datetime | None = None) -> Matc
         if challenge.opponent_id != getattr(user, "pk", None):
             raise ApplicationError(NOT_YOUR_CHALLENGE, code="NOT_YOUR_CHALLENGE", status=403)
         if not challenge.is_pending:
-            raise ApplicationError(CHALLENGE_ANSWERED.format(
-                status=challenge.get_status_display().lower()), code="ANSWERED", status=409)
+            raise ApplicationError(gettext(CHALLENGE_ANSWERED) % {
+                "status": str(challenge.get_status_display()).lower()}, code="ANSWERED", status=409)
         if challenge.expires_at <= now:
             _expire(challenge, now)
             expired = True
@@ -292,7 +309,7 @@ def challenge_accept(*, match: Match, user, now: datetime | None = None) -> Matc
             challenge.answered_at = now
             challenge.save(update_fields=["status", "answered_at"])
     if expired:
-        raise ApplicationError(CHALLENGE_EXPIRED.format(hours=CHALLENGE_HOURS), code="EXPIRED",
+        raise ApplicationError(gettext(CHALLENGE_EXPIRED) % {"hours": CHALLENGE_HOURS}, code="EXPIRED",
                                status=409)
     _close_ready(match, now=now)
     match.refresh_from_db()
@@ -309,14 +326,13 @@ def challenge_decline(*, match: Match, user, now: datetime | None = None) -> Mat
         if uid not in (challenge.opponent_id, challenge.challenger_id):
             raise ApplicationError(NOT_YOUR_CHALLENGE, code="NOT_YOUR_CHALLENGE", status=403)
         if not challenge.is_pending:
-            raise ApplicationError(CHALLENGE_ANSWERED.format(
-                status=challenge.get_status_display().lower()), code="ANSWERED", status=409)
+            raise ApplicationError(gettext(CHALLENGE_ANSWERED) % {
+                "status": str(challenge.get_status_display()).lower()}, code="ANSWERED", status=409)
         declined = uid == challenge.opponent_id
         challenge.status = Challenge.Status.DECLINED if declined else Challenge.Status.WITHDRAWN
         challenge.answered_at = now
         challenge.save(update_fields=["status", "answered_at"])
-        summary = (DECLINED_SUMMARY if declined else WITHDRAWN_SUMMARY).format(
-            name=user.get_username())
+        summary = (_declined_summary if declined else _withdrawn_summary)(user.get_username())
         _cancel_forming(match.pk, summary, now)
     match.refresh_from_db()
     return match

@@ -30,6 +30,7 @@ from games.exceptions import ApplicationError
 from games.forms import parse_int
 from games.lib import pages as game_pages
 from games.lib.polls import fast_poll
+from games.lib.text import say
 from games.models import Match
 
 NOT_A_PLAYER = gettext_lazy("You do not play in this game.")
@@ -148,8 +149,8 @@ def rules(request: HttpRequest, variant: str) -> HttpResponse:
     if variant not in pages.VARIANT_LABELS:
         raise Http404("No such variant.")
     return render(request, "diceslayer/rules.html", {
-        "variant": variant, "variant_label": pages.VARIANT_LABELS[variant],
-        "variants": list(pages.VARIANT_LABELS.items())})
+        "variant": variant, "variant_label": say(pages.VARIANT_LABELS[variant]),
+        "variants": [(key, say(label)) for key, label in pages.VARIANT_LABELS.items()]})
 
 
 # --- versus ------------------------------------------------------------------------------

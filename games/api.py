@@ -20,6 +20,7 @@ from django.http.request import RawPostDataException
 from django.middleware.csrf import CsrfViewMiddleware
 from django.urls import reverse
 from django.utils.timezone import now as timezone_now
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from accounts import throttle
@@ -54,11 +55,11 @@ def _user_from_token(request: HttpRequest, need: str = "play"
     header = request.headers.get("Authorization", "")
     if not header:
         return None, None
-    kind, _, key = header.partition(" ")
+    kind, _sep, key = header.partition(" ")
     key = key.strip()
     if kind.lower() != "token" or not key:
         return None, error(401, "BAD_AUTH_HEADER",
-                           "Use the header 'Authorization: Token <key>'.")
+                           _("Use the header 'Authorization: Token <key>'."))
     try:
         wait = throttle.retry_after(request, "api_bad_token_ip", increment=False)
     except throttle.ThrottleUnavailable:
@@ -76,14 +77,15 @@ def _user_from_token(request: HttpRequest, need: str = "play"
             return None, throttle.unavailable(request, json=True)
         if wait is not None:
             return None, throttle.too_many(request, wait, json=True)
-        return None, error(401, "BAD_TOKEN", "This API token is not valid (wrong, expired "
-                                             "or revoked).")
+        return None, error(401, "BAD_TOKEN", _("This API token is not valid (wrong, expired "
+                                             "or revoked)."))
     if token.last_used_at is None or (now - token.last_used_at).total_seconds() > TOKEN_LAST_USED_GRANULARITY_S:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
     if not token.allows(request.method or "", need):
-        return None, error(403, "TOKEN_SCOPE", f"This token (scope {token.scope!r}) may not "
-                                               f"do this; it needs the {need!r} scope (make "
-                                               f"a '{need}' or 'all' token).",
+        return None, error(403, "TOKEN_SCOPE", _(
+        "This token (scope %(scope)s) may not do this; it needs the %(need)s scope (make a "
+        "'%(need_plain)s' or 'all' token).") % {"scope": repr(token.scope), "need": repr(need),
+                                                 "need_plain": need},
                            details={"scope": token.scope, "needs": need})
     return token.user, None
 
@@ -97,8 +99,8 @@ def _csrf_failure(request: HttpRequest) -> JsonResponse | None:
     check.process_request(request)
     reason = check.process_view(request, None, (), {})
     if reason is not None:
-        return error(403, "CSRF", "CSRF check failed: send the X-CSRFToken header, "
-                                  "or use an API token.")
+        return error(403, "CSRF", _("CSRF check failed: send the X-CSRFToken header, "
+                                  "or use an API token."))
     return None
 
 
@@ -113,7 +115,7 @@ def api_view(methods: tuple[str, ...], *, scope: str = "play"
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
             if request.method not in methods:
                 resp = error(405, "METHOD_NOT_ALLOWED",
-                             f"Use {' or '.join(methods)} on this URL.")
+                             _("Use %(methods)s on this URL.") % {"methods": " / ".join(methods)})
                 resp["Allow"] = ", ".join(methods)
                 return resp
             user, failure = _user_from_token(request, scope)
@@ -124,7 +126,7 @@ def api_view(methods: tuple[str, ...], *, scope: str = "play"
             else:
                 if not request.user.is_authenticated:
                     return error(401, "NOT_AUTHENTICATED",
-                                 "Log in, or send 'Authorization: Token <key>'.")
+                                 _("Log in, or send 'Authorization: Token <key>'."))
                 if request.method not in ("GET", "HEAD", "OPTIONS"):
                     failure = _csrf_failure(request)
                     if failure is not None:
@@ -147,28 +149,30 @@ def _match_for(request: HttpRequest, raw_id: str) -> Match:
     match_id = parse_int(raw_id)
     match = Match.objects.filter(pk=match_id).first() if match_id is not None and match_id > 0 else None
     if match is None or not pages.can_view(match, request.user):
-        raise _Refused(error(404, "NOT_FOUND", "No such match."))
+        raise _Refused(error(404, "NOT_FOUND", _("No such match.")))
     return match
 
 
 def _seat_for(request: HttpRequest, match: Match) -> Seat:
     seat = pages.seat_of(match, request.user)
     if seat is None:
-        raise _Refused(error(403, "NOT_A_PARTICIPANT", "You do not have a seat in this match."))
+        raise _Refused(error(403, "NOT_A_PARTICIPANT",
+                             _("You do not have a seat in this match.")))
     if pages.game_or_none(match.game) is None:
         raise _Refused(error(409, "GAME_NOT_INSTALLED",
-                             f"The game {match.game!r} is not installed on this server."))
+                             _("The game %(game)s is not installed on this server.") % {
+                                 "game": repr(match.game)}))
     return seat
 
 
 def _body(request: HttpRequest, allowed: frozenset[str]) -> dict[str, Any]:
-    too_large = _Refused(error(413, "TOO_LARGE", "The request body is too large."))
+    too_large = _Refused(error(413, "TOO_LARGE", _("The request body is too large.")))
     if (parse_int(request.META.get("CONTENT_LENGTH")) or 0) > MAX_BODY_BYTES:
         raise too_large
     try:
         raw = request.body
     except RawPostDataException:  # a multipart body already parsed by the CSRF check
-        raise _Refused(error(400, "BAD_JSON", "Send the body as JSON.")) from None
+        raise _Refused(error(400, "BAD_JSON", _("Send the body as JSON."))) from None
     except RequestDataTooBig:
         raise too_large from None
     if len(raw) > MAX_BODY_BYTES:
@@ -178,13 +182,16 @@ def _body(request: HttpRequest, allowed: frozenset[str]) -> dict[str, Any]:
     try:
         data = safejson.loads(raw, max_bytes=MAX_BODY_BYTES)
     except safejson.JsonRefused as exc:
-        raise _Refused(error(400, "BAD_JSON", f"The body is not valid JSON: {exc}.")) from None
+        raise _Refused(error(400, "BAD_JSON", _("The body is not valid JSON: %(error)s.") % {
+            "error": exc})) from None
     if not isinstance(data, dict):
-        raise _Refused(error(400, "BAD_JSON", "The body must be a JSON object."))
+        raise _Refused(error(400, "BAD_JSON", _("The body must be a JSON object.")))
     unknown = sorted(set(data) - allowed)
     if unknown:
-        raise _Refused(error(400, "INVALID", f"Unknown field {unknown[0]!r}; this URL takes "
-                             f"{', '.join(sorted(allowed))}.", field=unknown[0]))
+        raise _Refused(error(400, "INVALID",
+                             _("Unknown field %(field)s; this URL takes %(fields)s.") % {
+                                 "field": repr(unknown[0]), "fields": ", ".join(sorted(allowed))},
+                             field=unknown[0]))
     return data
 
 
@@ -193,7 +200,8 @@ def _optional_int(data: dict[str, Any], key: str) -> int | None:
     if value is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool):
-        raise _Refused(error(400, "INVALID", f"{key} must be a whole number.", field=key))
+        raise _Refused(error(400, "INVALID", _("%(key)s must be a whole number.") % {"key": key},
+                             field=key))
     return value
 
 
@@ -281,7 +289,7 @@ def diary(request: HttpRequest, match_id: str) -> JsonResponse:
     since_raw = request.GET.get("since", "0")
     since = parse_int(since_raw)
     if since is None or since < 0:
-        return error(400, "INVALID", "since must be a whole number ≥ 0.", field="since")
+        return error(400, "INVALID", _("since must be a whole number ≥ 0."), field="since")
     seat, director = pages.viewer_of(request, match)
     number = seat.number if seat is not None else None
     rows = pages.diary_lines(request, match, number, director, since_seq=since)
@@ -304,7 +312,7 @@ def order_submit_view(request: HttpRequest, match_id: str) -> JsonResponse:
     data = _body(request, frozenset({"order", "phase_id", "version", "seat_version"}))
     order = data.get("order")
     if not isinstance(order, dict):
-        return error(400, "INVALID", "order must be a JSON object.", field="order")
+        return error(400, "INVALID", _("order must be a JSON object."), field="order")
     order_row = order_submit(match=match, seat=seat, payload=order,
                              phase_id=_optional_int(data, "phase_id"),
                              version=_optional_int(data, "version"),

@@ -11,18 +11,20 @@ import hashlib
 from typing import Any
 
 from django.http import HttpRequest, JsonResponse
+from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext as _
 
 from games import selectors
 from games.api import _body, _match_for, _Refused, api_view, error, ok, refusals
 from games.models import Match
 from games.services import director
 
-NOT_DIRECTOR = "Only the director (a staff account) can do this."
+NOT_DIRECTOR = gettext_noop("Only the director (a staff account) can do this.")
 
 
 def require_director(request: HttpRequest) -> None:
     if not request.user.is_staff:
-        raise _Refused(error(403, "NOT_DIRECTOR", NOT_DIRECTOR))
+        raise _Refused(error(403, "NOT_DIRECTOR", gettext(NOT_DIRECTOR)))
 
 
 def _state(match: Match) -> dict[str, Any]:
@@ -39,7 +41,7 @@ def _state(match: Match) -> dict[str, Any]:
 def _open_phase(match: Match):
     phase = selectors.current_phase(match)
     if phase is None or phase.closed_at is not None:
-        raise _Refused(error(409, "NO_OPEN_PHASE", "There is no open phase."))
+        raise _Refused(error(409, "NO_OPEN_PHASE", _("There is no open phase.")))
     return phase
 
 
@@ -76,10 +78,10 @@ def extend(request: HttpRequest, match_id: str) -> JsonResponse:
     data = _body(request, frozenset({"hours", "request_id"}))
     hours = data.get("hours")
     if isinstance(hours, bool) or not isinstance(hours, (int, float)):
-        return error(400, "INVALID", "hours must be a number.", field="hours")
+        return error(400, "INVALID", _("hours must be a number."), field="hours")
     request_id = data.get("request_id")
     if request_id is not None and (not isinstance(request_id, str) or not 0 < len(request_id) <= 64):
-        return error(400, "INVALID", "request_id must be a string of 1 to 64 characters.",
+        return error(400, "INVALID", _("request_id must be a string of 1 to 64 characters."),
                      field="request_id")
     phase = _open_phase(match)
     token = (hashlib.sha256(f"api:{request.user.pk}:{request_id}".encode()).hexdigest()
@@ -106,6 +108,6 @@ def cancel(request: HttpRequest, match_id: str) -> JsonResponse:
     data = _body(request, frozenset({"reason"}))
     reason = data.get("reason")
     if not isinstance(reason, str) or not reason.strip() or len(reason) > 200:
-        return error(400, "INVALID", "reason is required: 1 to 200 characters.", field="reason")
+        return error(400, "INVALID", _("reason is required: 1 to 200 characters."), field="reason")
     director.match_end(match=match, actor=request.user, reason=reason.strip())
     return ok(match=_state(match))

@@ -16,6 +16,7 @@ from typing import Any
 from django import forms as django_forms
 from django.http import HttpRequest, JsonResponse
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from games import registry
 from games.api import _body, _match_for, _Refused, api_view, error, ok, refusals
@@ -80,7 +81,7 @@ def lobby(request: HttpRequest) -> JsonResponse:
     game, status = LobbyFilterForm(request.GET or None).filters()
     bots = request.GET.get("bots", "any")
     if bots not in ("any", "hide", "only"):
-        return error(400, "INVALID", "bots must be any, hide or only.", field="bots")
+        return error(400, "INVALID", _("bots must be any, hide or only."), field="bots")
     rows = lobby_list.public_rows(game=game, status=status, bots=bots)
     bot_ids = bot_tables([r.pk for r in rows])
     return ok(matches=[_lobby_row(r, bot_ids) for r in rows], filters={
@@ -127,18 +128,20 @@ def _form_data(form_fields: dict[str, django_forms.Field], body: dict[str, Any])
     config = body.get("config")
     config = {} if config is None else config
     if not isinstance(config, dict):
-        raise _Refused(error(400, "INVALID", "config must be a JSON object.", field="config"))
+        raise _Refused(error(400, "INVALID", _("config must be a JSON object."), field="config"))
     values: dict[str, Any] = {}
     for key, value in config.items():
         name = CONFIG_PREFIX + key
         if name not in form_fields:
-            raise _Refused(error(400, "INVALID", f"Unknown setting {key!r} for this game.",
+            raise _Refused(error(400, "INVALID", _("Unknown setting %(key)s for this game.")
+                                 % {"key": repr(key)},
                                  field=f"config.{key}"))
         values[name] = (value, f"config.{key}")
     for key in MATCH_FIELDS:
         if key in body:
             if key not in form_fields:
-                raise _Refused(error(400, "INVALID", f"This game has no {key!r} setting.",
+                raise _Refused(error(400, "INVALID", _("This game has no %(key)s setting.")
+                                     % {"key": repr(key)},
                                      field=key))
             values[key] = (body[key], key)
     data: dict[str, Any] = {}
@@ -155,7 +158,8 @@ def _form_data(form_fields: dict[str, django_forms.Field], body: dict[str, Any])
         try:
             posted = _form_value(field, value)
         except TypeError:
-            raise _Refused(error(400, "INVALID", f"{label} has the wrong type.",
+            raise _Refused(error(400, "INVALID",
+                                 _("%(field)s has the wrong type.") % {"field": label},
                                  field=label)) from None
         if posted is not None:
             data[name] = posted
@@ -185,12 +189,13 @@ def matches(request: HttpRequest) -> JsonResponse:
     body = _body(request, CREATE_FIELDS)
     slug = body.get("game")
     if not isinstance(slug, str) or not slug:
-        return error(400, "INVALID", "game is required: a game's slug (GET /api/games/).",
+        return error(400, "INVALID", _("game is required: a game's slug (GET /api/games/)."),
                      field="game")
     try:
         entry = registry.get_game(slug)
     except registry.UnknownGame:
-        return error(400, "UNKNOWN_GAME", f"There is no game called {slug!r}.", field="game")
+        return error(400, "UNKNOWN_GAME", _("There is no game called %(slug)s.")
+                     % {"slug": repr(slug)}, field="game")
     form = MatchCreateForm(game=entry)
     form = MatchCreateForm(_form_data(form.fields, body), game=entry)
     if not form.is_valid():
@@ -237,7 +242,7 @@ def join_by_invite(request: HttpRequest, code: str) -> JsonResponse:
     """The invite link's join: the code lets anyone with it into a private match."""
     match = Match.objects.filter(invite_code=code).first() if 0 < len(code) <= 64 else None
     if match is None:
-        return error(404, "NOT_FOUND", "This invite link is not valid.")
+        return error(404, "NOT_FOUND", _("This invite link is not valid."))
     _body(request, frozenset())
     match_join(match=match, user=request.user, invite_code=code)
     match.refresh_from_db()
@@ -250,7 +255,7 @@ def leave(request: HttpRequest, match_id: str) -> JsonResponse:
     match = _match_for(request, match_id)
     _body(request, frozenset())
     if pages.seat_of(match, request.user) is None:
-        return error(403, "NOT_A_PARTICIPANT", "You do not have a seat in this match.")
+        return error(403, "NOT_A_PARTICIPANT", _("You do not have a seat in this match."))
     match_leave(match=match, user=request.user)
     match.refresh_from_db()
     return ok(match=match_json(request, match))
@@ -263,7 +268,8 @@ def start(request: HttpRequest, match_id: str) -> JsonResponse:
     match = _match_for(request, match_id)
     _body(request, frozenset())
     if not may_start(match, request.user):
-        return error(403, "NOT_ALLOWED", "Only the match's creator or the director can start it.")
+        return error(403, "NOT_ALLOWED",
+                     _("Only the match's creator or the director can start it."))
     match_start(match=match, actor=request.user)
     match.refresh_from_db()
     return ok(match=match_json(request, match))

@@ -107,7 +107,7 @@ def _phase_context(n: Notification, zone: str) -> dict[str, Any]:
     if phase is None and n.payload.get("phase_id"):
         phase = Phase.objects.filter(pk=n.payload["phase_id"]).first()
     if phase is None:
-        return {"phase": None, "deadline": "none (no time limit)"}
+        return {"phase": None, "deadline": gettext("none (no time limit)")}
     return {"phase": phase, "deadline": format_local(phase.deadline_at, zone),
             "default_text": phase.default_text}
 

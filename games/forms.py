@@ -236,7 +236,7 @@ class MatchCreateForm(forms.Form):
                 self.game.engine.validate_config(prepared)
             except RulesError as exc:
                 key = CONFIG_PREFIX + exc.field if exc.field and CONFIG_PREFIX + exc.field in self.fields else None
-                self.add_error(key, exc.reason)
+                self.add_error(key, str(say(exc.reason)))
             else:
                 # only what the creator changed: the defaults (and the game's own tables,
                 # through config_prepare) fill the rest when the match is created

@@ -97,6 +97,13 @@ class Msg(str):
         obj.params = dict(params or {})
         return obj
 
+    def fill(self, **params: Any) -> "Msg":
+        """This message with (more) parameters: an engine declares a refusal once, as a
+        module constant ``T("There is no %(face)s here.")`` (greppable, extracted), and
+        raises ``CONSTANT.fill(face=3)``."""
+        return Msg(self.msgid, {**self.params, **params}, plural=self.plural, n=self.n,
+                   context=self.context)
+
     def __reduce__(self) -> tuple[Any, ...]:  # pickles (caches) keep the id and the parameters
         return (Msg, (self.msgid, self.params, self.plural, self.n, self.context))
 

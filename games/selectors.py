@@ -25,10 +25,14 @@ from accounts.names import shown_name
 from games.lib import rawrows
 from games.models import CheckIn, DiaryEntry, Match, Order, Phase, Seat
 from games.registry import UnknownGame, all_apps, get_game, get_rules
+from games.rules import Msg, T
 
 #: diary sentences live in the evictable cache of rendered text (settings: "html")
 cache = ConnectionProxy(caches, "html")
 
+
+#: a bot seat's name: a Msg, so each reader reads it in their language (a name stays a name)
+BOT_NAME = T("bot")
 
 def match_list_for_user(user) -> QuerySet[Match]:
     """Matches the user holds a (not removed) seat in, newest first."""
@@ -122,7 +126,9 @@ class DiaryLine:
 
 
 #: bump when ``describe`` changes its sentences: cached lines of the old wording expire
-DIARY_TEXT_CACHE_VERSION = 4  # 2: zones by their map's names; 3: names through describe; 4: translated
+# 2: zones by their map's names; 3: names through describe; 4: translated; 5: card names
+# inside log lines said in the reader's language too
+DIARY_TEXT_CACHE_VERSION = 5
 DIARY_TEXT_TTL = 24 * 3600
 
 
@@ -151,7 +157,7 @@ def _names_tag(names: Mapping[int, str] | None) -> str:
 def seat_names(match: Match) -> dict[int, str]:
     """Seat number -> the name a person reads (the username, "bot" for a bot seat): the
     one mapping every diary line, email, replay and admin page names players with."""
-    return {number: (shown_name(username) if username else "bot") for number, username in
+    return {number: (shown_name(username) if username else BOT_NAME) for number, username in
             Seat.objects.filter(match=match, number__isnull=False).order_by()
             .values_list("number", "user__username")}
 
@@ -173,7 +179,7 @@ def prefetch_seat_names(matches: list[Match]) -> None:
     for match_id, number, username in (
             Seat.objects.filter(match__in=[m.pk for m in todo], number__isnull=False)
             .order_by().values_list("match_id", "number", "user__username")):
-        found[match_id][number] = shown_name(username) if username else "bot"
+        found[match_id][number] = shown_name(username) if username else BOT_NAME
     for m in todo:
         m.__dict__["_seat_names"] = found[m.pk]
 
@@ -193,6 +199,10 @@ def described(engine, match: Match, rows: list[DiaryEntry], viewer: int | None,
     than the few sentences they would save."""
     if engine is None:
         return [r.kind for r in rows]
+    if names:  # a bot's name (a Msg) said in the reader's language, for engines that write
+        from games.lib.text import say  # their own language's sentences (Dice Slayer's ja)
+
+        names = {k: (str(say(v, lang)) if isinstance(v, Msg) else v) for k, v in names.items()}
     prefix = f"diary:{match.pk}:{'-' if viewer is None else viewer}:{lang}:{_names_tag(names)}:"
     keys = [f"{prefix}{r.seq}" for r in rows]
     try:

@@ -14,9 +14,11 @@ from django import forms
 from django.contrib import admin, messages
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext, gettext_noop
 
 from games.exceptions import ApplicationError
 from games.forms import MatchCreateForm, config_field
+from games.lib.text import say
 from games.models import DirectorAction, Match
 from games.rules import InvalidConfig
 from games.services.matches import match_create
@@ -24,10 +26,10 @@ from killgame import engine, services
 from killgame import forms as kg_forms
 from killgame.models import Edge, GameMap, Item, KillGameMatch, Zone
 
-MAP_SAVED_VALID = "The map {name!r} passes the map checks."
-MAP_SAVED_INVALID = ("The map {name!r} is saved but fails the map checks, so new matches "
-                     "cannot use it until it is fixed: {error}")
-ONLY_FORMING = "Only a forming match can change its settings."
+MAP_SAVED_VALID = gettext_noop("The map %(name)s passes the map checks.")
+MAP_SAVED_INVALID = gettext_noop("The map %(name)s is saved but fails the map checks, so new "
+                                 "matches cannot use it until it is fixed: %(error)s")
+ONLY_FORMING = gettext_noop("Only a forming match can change its settings.")
 #: schema keys the match form shows as its own fields (not as cfg_ settings)
 OWN_FIELDS = {"map_data", "min_players", "max_players", "timezone"}
 PREFIX = "cfg_"
@@ -75,9 +77,10 @@ class GameMapAdmin(admin.ModelAdmin):
         game_map = form.instance
         error = services.map_check(game_map)
         if error:
-            messages.error(request, MAP_SAVED_INVALID.format(name=game_map.name, error=error))
+            messages.error(request, gettext(MAP_SAVED_INVALID) % {"name": repr(game_map.name),
+                                                             "error": error})
         else:
-            messages.success(request, MAP_SAVED_VALID.format(name=game_map.name))
+            messages.success(request, gettext(MAP_SAVED_VALID) % {"name": repr(game_map.name)})
 
 
 @admin.register(Item)
@@ -132,7 +135,7 @@ class _KillGameMatchFormBase(forms.ModelForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if self.instance.pk and self.instance.status != Match.Status.FORMING:
-            raise forms.ValidationError(ONLY_FORMING)
+            raise forms.ValidationError(gettext(ONLY_FORMING))
         if self.errors:
             return data
         raw: dict[str, Any] = {}
@@ -153,7 +156,7 @@ class _KillGameMatchFormBase(forms.ModelForm):
             target = (PREFIX + "map" if key in ("map", "map_data") else
                       key if key in ("min_players", "max_players", "timezone") else
                       PREFIX + key if PREFIX + key in self.fields else None)
-            self.add_error(target, exc.reason)
+            self.add_error(target, str(say(exc.reason)))
             return data
         data["config"] = config
         data["schedule"] = services.default_schedule(config)

@@ -17,24 +17,29 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from django.http import QueryDict
+from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext, pgettext_lazy
+from django.utils.translation import gettext_noop, ngettext, pgettext, pgettext_lazy
 
 from killgame.engine import catalogue as cat
-from killgame.engine.describe import ITEM_NAMES, counted, name_players
+from killgame.engine.describe import ITEM_NAMES, name_players
 from killgame.services import BUILTIN_GRID, layout
 
 BOARD_TEMPLATE = "killgame/board.html"
 ORDER_FORM_TEMPLATE = "killgame/order_form.html"
 DIARY_TURN_TEMPLATE = "killgame/diary_turn.html"
 
-PICK_AN_ACTION = "Press the button of the order you want to give."
-NOT_A_NUMBER = "{label} must be a whole number."
-CART_TOO_BIG = "A cart line may hold at most 99 units."
-PICK_A_TARGET = "Pick at least one target."
-PICK_A_ZONE = "Pick a zone."
-PICK_AN_ITEM = "Pick an item."
-PICK_WEAR = "Tick what you want to wear."
+# said in the reader's language where they are raised (OrderFieldError carries the text)
+PICK_AN_ACTION = gettext_noop("Press the button of the order you want to give.")
+NOT_A_NUMBER = gettext_noop("The quantity of %(item)s must be a whole number.")
+SHOTS_NOT_A_NUMBER = gettext_noop("The number of shots must be a whole number.")
+CART_TOO_BIG = gettext_noop("A cart line may hold at most 99 units.")
+PICK_A_TARGET = gettext_noop("Pick at least one target.")
+PICK_A_ZONE = gettext_noop("Pick a zone.")
+PICK_AN_ITEM = gettext_noop("Pick an item.")
+PICK_WEAR = gettext_noop("Tick what you want to wear.")
+PICK_WHO_TO_HEAL = gettext_noop("Pick who to heal.")
+PICK_A_WEAPON = gettext_noop("Pick a weapon.")
 
 WEARABLE = cat.WEARABLE
 #: (order type, engine error field) -> the form control it belongs to
@@ -335,44 +340,51 @@ def roster(view: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any] 
 
 def describe_order(order: Mapping[str, Any], view: Mapping[str, Any],
                    names: Mapping[int, str], lang: str = "en") -> str:
-    """A stored order in one plain sentence."""
+    """A stored order in one plain sentence, in the active language (whole sentences from
+    the catalogue; zone and player names as they are)."""
     t = order.get("type")
     z = lambda key: _zone_name(view, order.get(key))  # noqa: E731
     if t == "move":
-        return f"Move to {z('to')}."
+        return _("Move to %(zone)s.") % {"zone": z("to")}
     if t == "start_zone":
-        return f"Start in {z('zone')}."
+        return _("Start in %(zone)s.") % {"zone": z("zone")}
     if t == "cart":
         items = order.get("items") or {}
         if not items:
-            return "Shopping cart: nothing (a deliberate empty cart)."
+            return _("Shopping cart: nothing (a deliberate empty cart).")
         rank = {item: i for i, item in enumerate(cat.CATALOGUE)}
         lines = sorted(items.items(), key=lambda kv: rank.get(kv[0], 99))
-        return "Shopping cart: " + ", ".join(f"{n} × {item_name(i, lang)}"
-                                             for i, n in lines) + "."
+        return _("Shopping cart: %(items)s.") % {
+            "items": _listed([f"{n} × {item_name(i, lang)}" for i, n in lines])}
     if t == "medkit":
-        who = "yourself" if order.get("target") == "self" else pid_name(order.get("target"), names)
-        return f"Medkit on {who}."
+        if order.get("target") == "self":
+            return _("Medkit on yourself.")
+        return _("Medkit on %(who)s.") % {"who": pid_name(order.get("target"), names)}
     if t == "antidote":
-        return "Take the antidote."
+        return _("Take the antidote.")
     if t == "smoke":
-        return f"Smoke grenade on {z('zone')}."
+        return _("Smoke grenade on %(zone)s.") % {"zone": z("zone")}
     if t == "gas":
-        return f"Gas canister on {z('zone')}."
+        return _("Gas canister on %(zone)s.") % {"zone": z("zone")}
     if t == "attack":
         weapon = item_name(order.get("weapon", ""), lang)
         if "random" in order:
-            return f"Attack with the {weapon}: {order['random']} at random in the smoke."
-        targets = ", ".join(pid_name(x, names) for x in order.get("targets") or [])
-        return f"Attack with the {weapon}: {targets}."
+            n = int(order["random"])
+            return ngettext("Attack with the %(weapon)s: %(count)s shot at random in the smoke.",
+                            "Attack with the %(weapon)s: %(count)s shots at random in the smoke.",
+                            n) % {"weapon": weapon, "count": n}
+        targets = _listed([pid_name(x, names) for x in order.get("targets") or []])
+        return _("Attack with the %(weapon)s: %(targets)s.") % {"weapon": weapon,
+                                                                "targets": targets}
     if t == "grenade":
-        return f"Throw a grenade into {z('zone')}."
+        return _("Throw a grenade into %(zone)s.") % {"zone": z("zone")}
     if t == "c4":
-        return f"Place C4 in {z('zone')}."
+        return _("Place C4 in %(zone)s.") % {"zone": z("zone")}
     if t == "wear":
-        return "Wear: " + ", ".join(item_name(i, lang) for i in order.get("items") or []) + "."
+        return _("Wear: %(items)s.") % {
+            "items": _listed([item_name(i, lang) for i in order.get("items") or []])}
     if t == "shout":
-        return "Challenge shout."
+        return _("Challenge shout.")
     return str(t)
 
 
@@ -498,7 +510,7 @@ class OrderFieldError(ValueError):
     """Bad form input, with the control it belongs to (shown next to it)."""
 
     def __init__(self, message: str, *, control: str) -> None:
-        super().__init__(message)
+        super().__init__(_(message))
         self.control = control
 
 
@@ -524,14 +536,15 @@ def order_from_post(post: QueryDict) -> dict[str, Any]:
             try:
                 n = int(raw)
             except ValueError:
-                raise OrderFieldError(NOT_A_NUMBER.format(label=key[5:].replace("_", " ")),
+                item = item_name(key[5:], translation.get_language() or "en")
+                raise OrderFieldError(_(NOT_A_NUMBER) % {"item": item},
                                       control="cart") from None
             if n > 99:
                 raise OrderFieldError(CART_TOO_BIG, control="cart")
             items[key[5:]] = n
         return {"type": "cart", "items": items}
     if kind == "medkit":
-        return {"type": "medkit", "target": _one(post, "medkit_target", "Pick who to heal.")}
+        return {"type": "medkit", "target": _one(post, "medkit_target", PICK_WHO_TO_HEAL)}
     if kind == "antidote":
         return {"type": "antidote"}
     if kind in ("smoke", "gas", "grenade", "c4"):
@@ -539,13 +552,13 @@ def order_from_post(post: QueryDict) -> dict[str, Any]:
     if kind in ("buy", "sell"):
         return {"type": kind, "item": _one(post, f"{kind}_item", PICK_AN_ITEM)}
     if kind == "attack":
-        weapon = _one(post, "attack_weapon", "Pick a weapon.")
+        weapon = _one(post, "attack_weapon", PICK_A_WEAPON)
         raw_random = (post.get("attack_random") or "").strip()
         if raw_random:
             try:
                 return {"type": "attack", "weapon": weapon, "random": int(raw_random)}
             except ValueError:
-                raise OrderFieldError(NOT_A_NUMBER.format(label="The number of shots"),
+                raise OrderFieldError(SHOTS_NOT_A_NUMBER,
                                       control="attack_random") from None
         targets = [t for t in post.getlist("attack_targets") if t.strip()]
         if not targets:
@@ -609,55 +622,86 @@ def error_control(payload: Mapping[str, Any] | None, field: str | None) -> str:
 def now_lines(view: Mapping[str, Any] | None, names: Mapping[int, str],
               lang: str = "en") -> list[str]:
     """What the reader can do in the phase that just opened, in plain sentences (the
-    new-phase email), from their player view only."""
+    new-phase email) in ``lang``, from their player view only. Whole sentences and plurals
+    come from the catalogue (zone and player names are never translated)."""
+    with translation.override(lang):
+        return _now_lines(view, names, lang)
+
+
+def _listed(items: list[str]) -> str:
+    # Translators: what separates the items of a list ("Alice, Bob")
+    return pgettext("list separator", ", ").join(items)
+
+
+def _now_lines(view: Mapping[str, Any] | None, names: Mapping[int, str],
+               lang: str) -> list[str]:
     if not view or view.get("over"):
         return []
     me = view.get("me")
     if me is None:
-        return ["You are watching: the public feed and the map are on the match page."]
+        return [_("You are watching: the public feed and the map are on the match page.")]
     if not me.get("alive"):
-        return ["You are dead: you can still watch the match."]
+        return [_("You are dead: you can still watch the match.")]
     # only the parts of ``board`` the sentences use (no map, panel or stored orders)
     f = order_choices(view, names, lang)
     out = []
     if view["phase"] == "tactical" and view["turn"] == 1:
-        out.append(f"Shop your backpack (budget {f['budget']} coins) and choose your start zone; "
-                   f"if you do not, you get the default backpack and start in "
-                   f"{f['default_start']}.")
+        out.append(ngettext(
+            "Shop your backpack (budget %(budget)s coin) and choose your start zone; if you do "
+            "not, you get the default backpack and start in %(zone)s.",
+            "Shop your backpack (budget %(budget)s coins) and choose your start zone; if you do "
+            "not, you get the default backpack and start in %(zone)s.",
+            int(f["budget"] or 0)) % {"budget": f["budget"], "zone": f["default_start"]})
         return out
     zone = roster(view, names)
     if zone:
         if zone["people"] is None:
-            out.append(f"You are in {zone['name']}: the smoke hides "
-                       f"{counted(zone['presences'], 'presence', 'presences')}.")
+            n = int(zone["presences"] or 0)
+            out.append(ngettext("You are in %(zone)s: the smoke hides %(count)s presence.",
+                                "You are in %(zone)s: the smoke hides %(count)s presences.",
+                                n) % {"zone": zone["name"], "count": n})
         else:
-            who = [p["name"] for p in zone["people"]] + (["a monster"] if zone["monster"] else [])
-            out.append(f"You are in {zone['name']} with " + (", ".join(who) or "nobody") + ".")
+            who = [p["name"] for p in zone["people"]] + (
+                [_("a monster")] if zone["monster"] else [])
+            out.append(_("You are in %(zone)s with %(people)s.") % {
+                "zone": zone["name"], "people": _listed(who)} if who
+                else _("You are in %(zone)s with nobody.") % {"zone": zone["name"]})
         if zone["closed"]:  # the right phase words: one moves only in a Tactical phase
-            out.append("Your zone is closed: leave it in this Tactical phase."
+            out.append(_("Your zone is closed: leave it in this Tactical phase.")
                        if view["phase"] == "tactical"
-                       else "Your zone is closed: leave it in the next Tactical phase.")
+                       else _("Your zone is closed: leave it in the next Tactical phase."))
     if view["phase"] == "tactical":
         if f["moves"]:
-            out.append("You can move to " + ", ".join(m["name"] for m in f["moves"]) + ".")
+            out.append(_("You can move to %(zones)s.") % {
+                "zones": _listed([m["name"] for m in f["moves"]])})
         m = f["market"]
         if m["regime"]:
-            out.append(f"The market is {m['regime']} today; you may buy "
-                       f"{m['purchases_left']} more and have {m['coins']} coins.")
+            out.append(ngettext(
+                "The market is %(regime)s today; you may buy %(left)s more and have "
+                "%(coins)s coin.",
+                "The market is %(regime)s today; you may buy %(left)s more and have "
+                "%(coins)s coins.", int(m["coins"] or 0)) % {
+                "regime": m["regime"], "left": m["purchases_left"], "coins": m["coins"]})
         if f["medkit"]["have"]:
-            out.append(f"You have {counted(f['medkit']['have'], 'medkit', 'medkits')}.")
+            n = int(f["medkit"]["have"])
+            out.append(ngettext("You have %(count)s medkit.", "You have %(count)s medkits.",
+                                n) % {"count": n})
         if f["antidote"]["needed"] and f["antidote"]["have"]:
-            out.append("You are poisoned and have an antidote.")
+            out.append(_("You are poisoned and have an antidote."))
     else:
-        weapons = ", ".join(w["name"] for w in f["attack"]["weapons"] if not w["reloading"])
-        out.append(f"You can attack with: {weapons}.")
+        weapons = [w["name"] for w in f["attack"]["weapons"] if not w["reloading"]]
+        out.append(_("You can attack with: %(weapons)s.") % {"weapons": _listed(weapons)})
         if f["grenade"]["have"] or f["c4"]["have"]:
-            out.append(f"Explosives: {counted(f['grenade']['have'], 'grenade', 'grenades')}, "
-                       f"{f['c4']['have']} C4.")
+            g = int(f["grenade"]["have"] or 0)
+            out.append(ngettext("Explosives: %(count)s grenade, %(c4)s C4.",
+                                "Explosives: %(count)s grenades, %(c4)s C4.", g)
+                       % {"count": g, "c4": f["c4"]["have"]})
         if f["shout"]["allowed"]:
-            out.append(f"You can shout a challenge (persuasion {f['shout']['persuasion']}%).")
+            out.append(_("You can shout a challenge (persuasion %(persuasion)s%%).")
+                       % {"persuasion": f["shout"]["persuasion"]})
     if view.get("next_to_close"):
-        out.append(f"Next zone to close: {_zone_name(view, view.get('next_to_close'))}.")
+        out.append(_("Next zone to close: %(zone)s.") % {
+            "zone": _zone_name(view, view.get("next_to_close"))})
     return out
 
 

@@ -11,12 +11,13 @@ import math
 from functools import lru_cache
 from typing import Any, Mapping
 
-from games.rules import InvalidConfig
+from games.rules import InvalidConfig, T
 from killgame.engine.maps import DATA, MapError, build_map
 from killgame.models import Edge, GameMap, Item, Zone
 
-MAP_UNKNOWN = "There is no map called {slug!r}."
-MAP_INVALID = "The map {slug!r} fails the map checks: {error}"
+# Msgs: said in the reader's language where the config error is shown
+MAP_UNKNOWN = T("There is no map called %(slug)s.")
+MAP_INVALID = T("The map %(slug)s fails the map checks: %(error)s")
 
 
 def map_data(game_map: GameMap) -> dict[str, Any]:
@@ -85,13 +86,13 @@ def config_build(config: Mapping[str, Any]) -> dict[str, Any]:
             # the two rules maps are always playable, even with the table emptied
             data = builtin_map_data(slug)
         elif game_map is None:
-            raise InvalidConfig(MAP_UNKNOWN.format(slug=slug), field="map")
+            raise InvalidConfig(MAP_UNKNOWN.fill(slug=repr(slug)), field="map")
         else:
             try:
                 data = map_data(game_map)
                 build_map(data)
             except MapError as exc:
-                raise InvalidConfig(MAP_INVALID.format(slug=slug, error=exc),
+                raise InvalidConfig(MAP_INVALID.fill(slug=repr(slug), error=str(exc)),
                                     field="map") from None
         out["map"], out["map_data"] = slug, data
     table = prices()

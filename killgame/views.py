@@ -16,7 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import gettext_noop, pgettext
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.names import shown_name
@@ -32,13 +32,16 @@ from games.rules import Event
 from games.services.orders import order_submit
 from killgame import pages, services
 
-ORDER_SAVED = "Your order is saved. You can change it until you press CHECK or the phase closes."
-CHECK_SAVED = "CHECK: your orders are locked for this phase."
-WITHDRAWN = "The order is withdrawn."
-NOT_A_PLAYER = "You do not have a seat in this match."
-DAMAGED_FORM = "This form is damaged ({name} is not a number); reload the page and try again."
-NOT_KILLGAME = "This is not a Kill Game match."
-REPLAY_NOT_YET = "The replay opens when the match is over."
+# said in the reader's language where they are shown
+ORDER_SAVED = gettext_noop(
+    "Your order is saved. You can change it until you press CHECK or the phase closes.")
+CHECK_SAVED = gettext_noop("CHECK: your orders are locked for this phase.")
+WITHDRAWN = gettext_noop("The order is withdrawn.")
+NOT_A_PLAYER = gettext_noop("You do not have a seat in this match.")
+DAMAGED_FORM = gettext_noop(
+    "This form is damaged (%(name)s is not a number); reload the page and try again.")
+NOT_KILLGAME = gettext_noop("This is not a Kill Game match.")
+REPLAY_NOT_YET = gettext_noop("The replay opens when the match is over.")
 
 
 def _match_or_404(request: HttpRequest, match_id: int, *, login: bool = True) -> Match:
@@ -83,14 +86,14 @@ def order(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _match_or_404(request, match_id)
     seat = game_pages.seat_of(match, request.user)
     if seat is None:
-        return _page(request, match, status=403, errors={"kind": NOT_A_PLAYER})
+        return _page(request, match, status=403, errors={"kind": _(NOT_A_PLAYER)})
     hidden: dict[str, int | None] = {}
     for name in ("phase_id", "version", "seat_version"):
         raw = request.POST.get(name, "").strip()
         hidden[name] = parse_int(raw) if raw else None
         if raw and hidden[name] is None:
             return _page(request, match, status=400,
-                         errors={"kind": DAMAGED_FORM.format(name=name)})
+                         errors={"kind": _(DAMAGED_FORM) % {"name": name}})
     try:
         payload = pages.order_from_post(request.POST)
     except pages.OrderFieldError as exc:
@@ -108,8 +111,8 @@ def order(request: HttpRequest, match_id: int) -> HttpResponse:
             control = "withdraw"  # the slot is empty: it has no button to stand next to
         return _page(request, match, status=exc.client_status, errors={control: exc.message})
     kind = payload["type"]
-    messages.success(request, CHECK_SAVED if kind == "check" else
-                     WITHDRAWN if kind == "withdraw" else ORDER_SAVED)
+    done = CHECK_SAVED if kind == "check" else WITHDRAWN if kind == "withdraw" else ORDER_SAVED
+    messages.success(request, _(done))
     if getattr(request, "htmx", False):
         return _page(request, match, status=200, errors={})
     return redirect(reverse("games:match-detail", args=[match.pk]) + "#order")
@@ -148,7 +151,7 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _match_or_404(request, match_id, login=False)
     if match.status != Match.Status.FINISHED or match.state is None:
         return render(request, "killgame/replay.html",
-                      {"match": match, "not_yet": REPLAY_NOT_YET}, status=409)
+                      {"match": match, "not_yet": _(REPLAY_NOT_YET)}, status=409)
     snaps = lookback.snapshots(match)  # the same snapshots the phase selector reads
     if not snaps:
         raise Http404("This match has no snapshots.")

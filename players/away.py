@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils.timezone import now as timezone_now
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from games.exceptions import ApplicationError
 from games.models import DirectorAction, Match, Phase, Seat
@@ -259,7 +259,8 @@ def seat_notes(match: Match, seats) -> list[str]:
         who = name or "bot"
         if away_end is not None and away_end > now:
             when = formats.date_format(timezone.localtime(away_end), "D j M, H:i")
-            notes[number] = f"{who} is away until {when}"
+            notes[number] = gettext("%(name)s is away until %(when)s") % {"name": who,
+                                                                          "when": when}
             absent_names.pop(number, None)
         elif absent is not None and number not in notes:
             absent_names[number] = who
@@ -267,7 +268,11 @@ def seat_notes(match: Match, seats) -> list[str]:
     # one line for the absent seats, not one each (a 100-seat match with bots had 99)
     names = [absent_names[n] for n in sorted(absent_names)]
     if len(names) == 1:
-        out.append(f"{names[0]} is absent (missed several phases in a row)")
+        out.append(gettext("%(name)s is absent (missed several phases in a row)")
+                   % {"name": names[0]})
     elif names:
-        out.append(f"Absent (missed several phases in a row): {', '.join(names)}")
+        # Translators: what separates the items of a list ("Alice, Bob")
+        joined = pgettext("list separator", ", ").join(names)
+        out.append(gettext("Absent (missed several phases in a row): %(names)s")
+                   % {"names": joined})
     return out

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Q
+from django.utils.translation import gettext, gettext_noop
 
 from games import registry, selectors
 from games.exceptions import ApplicationError
@@ -32,16 +33,16 @@ OPEN_STATUSES = (Match.Status.FORMING, Match.Status.RUNNING, Match.Status.PAUSED
 OVER_STATUSES = (Match.Status.FINISHED, Match.Status.CANCELLED)
 C = Message.Channel
 
-PRESS_DISABLED = "This match has no press."
-PUBLIC_ONLY = "This match allows the public board only."
+PRESS_DISABLED = gettext_noop("This match has no press.")
+PUBLIC_ONLY = gettext_noop("This match allows the public board only.")
 NOT_A_PARTICIPANT = "You do not have a seat in this match."
-MATCH_OVER = "The match is over: its messages are an archive now."
-DEAD_READ_ONLY = "Dead players read the messages but cannot write."
-DEAD_PUBLIC_ONLY = "Dead players write on the public board only."
-NO_TEAM = "You have no team channel (no revealed partner) in this match."
+MATCH_OVER = gettext_noop("The match is over: its messages are an archive now.")
+DEAD_READ_ONLY = gettext_noop("Dead players read the messages but cannot write.")
+DEAD_PUBLIC_ONLY = gettext_noop("Dead players write on the public board only.")
+NO_TEAM = gettext_noop("You have no team channel (no revealed partner) in this match.")
 BAD_TO = 'to must be "all", "team" or a list of seat numbers.'
-BAD_SEAT = "There is no other player in seat {seat} in this match."
-PUBLIC_BEFORE_START = "Before the start only the public board is open."
+BAD_SEAT = gettext_noop("There is no other player in seat %(seat)s in this match.")
+PUBLIC_BEFORE_START = gettext_noop("Before the start only the public board is open.")
 DIRECTOR_PUBLIC = "The director writes announcements to everyone (to must be \"all\")."
 
 
@@ -205,7 +206,7 @@ def target_for(reader: Reader, to: Any, *, live: set[int] | None = None
         if not isinstance(raw, int) or isinstance(raw, bool):
             raise ApplicationError(BAD_TO, code="INVALID", status=400, field="to")
         if raw == reader.number or raw not in live:
-            raise ApplicationError(BAD_SEAT.format(seat=raw), code="INVALID", status=400,
+            raise ApplicationError(gettext(BAD_SEAT) % {"seat": raw}, code="INVALID", status=400,
                                    field="to")
         seats.add(raw)
     return C.PRIVATE, sorted(seats | {reader.number})

@@ -12,6 +12,7 @@ token or session auth, ``{"ok": ...}`` answers, the same error shape):
 from __future__ import annotations
 
 from django.http import HttpRequest, JsonResponse
+from django.utils.translation import gettext as _
 
 from games.api import _body, _match_for, api_view, error, refusals
 from games.exceptions import ApplicationError
@@ -29,10 +30,10 @@ def messages(request: HttpRequest, match_id: str) -> JsonResponse:
         return _post(request, match)
     since = parse_int(request.GET.get("since", "0"))
     if since is None or since < 0:
-        return error(400, "INVALID", "since must be a whole number ≥ 0.", field="since")
+        return error(400, "INVALID", _("since must be a whole number ≥ 0."), field="since")
     reader = access.reader_for(match, request.user)
     if reader is None:
-        return error(404, "NOT_FOUND", "No such match.")
+        return error(404, "NOT_FOUND", _("No such match."))
     rows = list(selectors.readable(reader).filter(id__gt=since).order_by("id")[:API_LIMIT + 1])
     more = len(rows) > API_LIMIT
     out = [r.as_json() for r in selectors.rows_for(reader, rows[:API_LIMIT])]

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from accounts.names import shown_name
 from games.lib.htmlcache import page_address
@@ -70,7 +71,7 @@ def panel_context(request: HttpRequest, match: Match, *, before_id: int | None =
 def _name(seat: Any) -> str:
     """A seat's player name: a ``Seat`` with its user, or the match page's ``SeatRow``."""
     if not seat.user_id:
-        return "bot"
+        return gettext("bot")
     if isinstance(seat, Seat):
         return shown_name(seat.user.get_username())
     return shown_name(seat.username)

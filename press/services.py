@@ -12,6 +12,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
 from django.utils.timezone import now as timezone_now
+from django.utils.translation import gettext, gettext_noop
 
 from accounts.names import shown_name
 from games import selectors as game_selectors
@@ -24,17 +25,17 @@ from press.models import DeadRule, MatchPress, Message, Mute, ReadMark, Report
 from config.textclean import clean_text
 from press.text import clean_text as clean_message
 
-RATE_LIMITED = "You are writing too fast: wait {seconds} s."
-NOT_READABLE = "No such message."
-DIRECTOR_ONLY = "Only the director can do this."
+RATE_LIMITED = gettext_noop("You are writing too fast: wait %(seconds)s s.")
+NOT_READABLE = gettext_noop("No such message.")
+DIRECTOR_ONLY = gettext_noop("Only the director can do this.")
 DIRECTOR_NAME = "Director"
-BAD_MUTE = "There is no other player in seat {seat}."
-REASON_TOO_LONG = "A report's reason has at most 300 characters."
+BAD_MUTE = gettext_noop("There is no other player in seat %(seat)s.")
+REASON_TOO_LONG = gettext_noop("A report's reason has at most 300 characters.")
 
 
 class RateLimited(ApplicationError):
     def __init__(self, retry_after: int) -> None:
-        super().__init__(RATE_LIMITED.format(seconds=retry_after), code="RATE_LIMITED",
+        super().__init__(gettext(RATE_LIMITED) % {"seconds": retry_after}, code="RATE_LIMITED",
                          status=429, details={"retry_after": retry_after})
         self.retry_after = retry_after
 
@@ -155,7 +156,8 @@ def mute_set(*, match: Match, user: Any, seat_number: int, muted: bool) -> None:
         raise ApplicationError(access.NOT_A_PARTICIPANT, code="NOT_A_PARTICIPANT", status=403)
     if seat_number == reader.number or not match.seats.filter(
             number=seat_number, removed_at__isnull=True).exists():
-        raise ApplicationError(BAD_MUTE.format(seat=seat_number), code="INVALID", status=400,
+        raise ApplicationError(gettext(BAD_MUTE) % {"seat": seat_number}, code="INVALID",
+                               status=400,
                                field="seat")
     if muted:
         Mute.objects.get_or_create(seat=reader.seat, muted_seat=seat_number)

@@ -7,14 +7,15 @@ import re
 
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, gettext_noop
 
 from config.textclean import clean_text as strip_invisible
 from games.exceptions import ApplicationError
 from press.models import MAX_LENGTH
 
-EMPTY = "Write something first."
-TOO_LONG = "A message has at most {limit} characters (this one has {n})."
-NOT_TEXT = "text must be a string."
+EMPTY = gettext_noop("Write something first.")
+TOO_LONG = gettext_noop("A message has at most %(limit)s characters (this one has %(n)s).")
+NOT_TEXT = gettext_noop("text must be a string.")
 
 URL_RE = re.compile(r"\bhttps?://[^\s<>\"']+", re.IGNORECASE)
 _TRAILING = ".,;:!?)]}'\""
@@ -30,7 +31,8 @@ def clean_text(raw: object) -> str:
     if not text:
         raise ApplicationError(EMPTY, code="EMPTY", status=400, field="text")
     if len(text) > MAX_LENGTH:
-        raise ApplicationError(TOO_LONG.format(limit=MAX_LENGTH, n=len(text)), code="TOO_LONG",
+        raise ApplicationError(gettext(TOO_LONG) % {"limit": MAX_LENGTH, "n": len(text)},
+                               code="TOO_LONG",
                                status=400, field="text", details={"max_length": MAX_LENGTH})
     return text
 

@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
+from django.utils.translation import gettext, gettext_noop
 
 from games.exceptions import ApplicationError
 from games.forms import parse_int
@@ -23,13 +24,13 @@ from games.models import Match
 from press import access, selectors, services
 from press.pages import panel_context
 
-POSTED = "Your message is posted."
-REPORTED = "Thank you: the director will read this message."
-MUTED = "You no longer read this player in this match."
-UNMUTED = "You read this player again."
-HIDDEN = "The message is hidden."
-SHOWN = "The message is shown again."
-DAMAGED = "This form is damaged; reload the page and try again."
+POSTED = gettext_noop("Your message is posted.")
+REPORTED = gettext_noop("Thank you: the director will read this message.")
+MUTED = gettext_noop("You no longer read this player in this match.")
+UNMUTED = gettext_noop("You read this player again.")
+HIDDEN = gettext_noop("The message is hidden.")
+SHOWN = gettext_noop("The message is shown again.")
+DAMAGED = gettext_noop("This form is damaged; reload the page and try again.")
 
 
 def _get_match_for_user(request: HttpRequest, match_id: int) -> Match:
@@ -62,7 +63,7 @@ def _panel(request: HttpRequest, match: Match, *, status: int = 200,
 def _done(request: HttpRequest, match: Match, message: str) -> HttpResponse:
     if getattr(request, "htmx", False):
         return _panel(request, match)
-    flash.success(request, message)
+    flash.success(request, gettext(message))
     return redirect(_back(request, match))
 
 
@@ -98,7 +99,7 @@ def post(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _get_match_for_user(request, match_id)
     seats = [parse_int(s) for s in request.POST.getlist("seats")]
     if any(s is None for s in seats):
-        return _panel(request, match, status=400, error=DAMAGED)
+        return _panel(request, match, status=400, error=gettext(DAMAGED))
     # ticked players make the message private; otherwise "team" or the public board
     to: object = "team" if request.POST.get("to") == "team" else (seats or "all")
     try:
@@ -145,7 +146,7 @@ def mute(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _get_match_for_user(request, match_id)
     seat = parse_int(request.POST.get("seat"))
     if seat is None:
-        return _panel(request, match, status=400, error=DAMAGED)
+        return _panel(request, match, status=400, error=gettext(DAMAGED))
     on = request.POST.get("mute", "1") != "0"
     try:
         services.mute_set(match=match, user=request.user, seat_number=seat, muted=on)

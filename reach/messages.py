@@ -153,8 +153,8 @@ def _said(row: Notification) -> tuple[dict[str, Any], str, str]:
            json.dumps(news_events(row), sort_keys=True) if row.kind in NEWS_KINDS else "")
     found = memo.get(key)
     if found is None:
-        info = facts(row, zone)
-        with translation.override(lang):
+        with translation.override(lang):  # the phase's label too, in the reader's language
+            info = facts(row, zone)
             title, body = texts(row, info, zone)
             if row.kind in NEWS_KINDS:
                 info = {**info, "news": news_said(row, zone)}

@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
@@ -102,9 +103,10 @@ def _json(request: HttpRequest) -> dict[str, Any]:
     try:
         data = safejson.loads(raw)
     except safejson.JsonRefused as exc:
-        raise ApplicationError(f"The body is not valid JSON: {exc}.", code="BAD_JSON") from None
+        raise ApplicationError(gettext("The body is not valid JSON: %(error)s.") % {"error": exc},
+                               code="BAD_JSON") from None
     if not isinstance(data, dict):
-        raise ApplicationError("The body must be a JSON object.", code="BAD_JSON")
+        raise ApplicationError(gettext_noop("The body must be a JSON object."), code="BAD_JSON")
     return data
 
 
@@ -163,7 +165,8 @@ def api_webhooks(request: HttpRequest) -> JsonResponse:
         return ok()
     unknown = sorted(set(data) - {"url", "kind", "match"})
     if unknown:
-        raise ApplicationError(f"Unknown field {unknown[0]!r}; this URL takes url, kind, match.",
+        raise ApplicationError(gettext("Unknown field %(field)s; this URL takes %(fields)s.") % {
+            "field": repr(unknown[0]), "fields": "kind, match, url"},
                                field=unknown[0])
     hook = services.webhook_create(user=request.user, url=data.get("url"),
                                    kind=data.get("kind", "json"), match_id=data.get("match"))

@@ -162,7 +162,7 @@ class TableCreateForm(forms.Form):
             try:
                 data["config"] = engine.validate_config(self.config())
             except InvalidConfig as exc:
-                self.add_error(exc.field if exc.field in self.fields else None, exc.reason)
+                self.add_error(exc.field if exc.field in self.fields else None, str(say(exc.reason)))
         return data
 
     def durations(self) -> dict[str, float]:

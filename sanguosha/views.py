@@ -29,6 +29,7 @@ from games.services.matches import match_create, match_join, match_start
 from games.services.orders import order_submit
 from games.services.seats import seat_checkin_withdraw
 from sanguosha import pages
+from sanguosha.engine.data import RANK_TEXT, SUIT_SYMBOL
 from sanguosha.forms import TableCreateForm, schedule_for
 from sanguosha.models import CardType, Character, Skill
 
@@ -208,8 +209,12 @@ def catalogue(request: HttpRequest) -> HttpResponse:
 @require_GET
 def card_detail(request: HttpRequest, slug: str) -> HttpResponse:
     card_type = get_object_or_404(CardType, slug=slug)
+    cards = list(card_type.cards.all())
+    for c in cards:  # ♠7, not "spade 7": the suit's symbol reads the same in every language
+        c.symbol = SUIT_SYMBOL.get(c.suit, c.suit)
+        c.rank_text = RANK_TEXT.get(c.rank, c.rank)
     return render(request, "sanguosha/card.html", {
-        "card_type": card_type, "cards": card_type.cards.all(),
+        "card_type": card_type, "cards": cards,
         "skill": Skill.objects.filter(slug=slug).first()})
 
 

@@ -27,7 +27,7 @@ ORDER_KEYS = frozenset({"pick", "wild", "bomb", "from", "cancel"})
 
 def _face(value: Any, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
-        raise InvalidOrder(E.MSG_BAD_FACE.format(value=value), code=E.CODE_BAD_FACE, field=field)
+        raise InvalidOrder(E.MSG_BAD_FACE.fill(value=repr(value)), code=E.CODE_BAD_FACE, field=field)
     face: int = value
     return face
 
@@ -44,7 +44,7 @@ def parse_order(raw: Mapping[str, Any] | Order) -> Order:
         raise InvalidOrder(E.MSG_NOT_A_DICT)
     unknown = set(raw) - ORDER_KEYS
     if unknown:
-        raise InvalidOrder(E.MSG_UNKNOWN_KEYS.format(keys=", ".join(sorted(map(str, unknown)))))
+        raise InvalidOrder(E.MSG_UNKNOWN_KEYS.fill(keys=", ".join(sorted(map(str, unknown)))))
     actions = [k for k in ("pick", "wild", "bomb") if k in raw]
     if len(actions) != 1:
         raise InvalidOrder(E.MSG_NO_ACTION)
@@ -60,7 +60,7 @@ def parse_order(raw: Mapping[str, Any] | Order) -> Order:
     try:
         source = Source(src_raw)
     except (ValueError, TypeError):
-        raise InvalidOrder(E.MSG_BAD_FROM.format(value=src_raw), field="from") from None
+        raise InvalidOrder(E.MSG_BAD_FROM.fill(value=repr(src_raw)), field="from") from None
     cancel: tuple[int, ...] | None = None
     if "cancel" in raw and raw["cancel"] is not None:
         items = raw["cancel"]
@@ -108,7 +108,7 @@ def check_order(state: State, seat: int, order: Order, *, pending_ok: bool = Fal
     if state.over:
         raise IllegalOrder(E.MSG_GAME_OVER, code=E.CODE_GAME_OVER)
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state.players):
-        raise IllegalOrder(E.MSG_NOT_A_SEAT.format(seat=seat), code=E.CODE_NOT_A_SEAT)
+        raise IllegalOrder(E.MSG_NOT_A_SEAT.fill(seat=seat), code=E.CODE_NOT_A_SEAT)
     if seat != state.to_move:
         raise not_your_turn()
     if state.pending is not None and not pending_ok:
@@ -127,7 +127,7 @@ def check_order(state: State, seat: int, order: Order, *, pending_ok: bool = Fal
         if state.bomb is not None and state.bomb != seat:
             raise IllegalOrder(E.MSG_BOMB_OPPONENT, code=E.CODE_BOMB_OWNED, field="bomb")
         if order.face not in me.plate:
-            raise IllegalOrder(E.MSG_BOMB_FACE_ABSENT.format(face=order.face),
+            raise IllegalOrder(E.MSG_BOMB_FACE_ABSENT.fill(face=order.face),
                                code=E.CODE_FACE_ABSENT, field="bomb")
         return
     # A pick.
@@ -135,11 +135,11 @@ def check_order(state: State, seat: int, order: Order, *, pending_ok: bool = Fal
         if variant.is_solo:
             raise IllegalOrder(E.MSG_NO_OPPONENT, code=E.CODE_NO_OPPONENT, field="from")
         if order.face not in state.players[1 - seat].plate:
-            raise IllegalOrder(E.MSG_FACE_ABSENT_OPP.format(face=order.face),
+            raise IllegalOrder(E.MSG_FACE_ABSENT_OPP.fill(face=order.face),
                                code=E.CODE_FACE_ABSENT, field="pick")
     elif order.face not in me.plate:
         msg = E.MSG_FACE_ABSENT_PLATE if variant.is_solo else E.MSG_FACE_ABSENT_OWN
-        raise IllegalOrder(msg.format(face=order.face), code=E.CODE_FACE_ABSENT, field="pick")
+        raise IllegalOrder(msg.fill(face=order.face), code=E.CODE_FACE_ABSENT, field="pick")
     if order.cancel is not None:
         if variant is not Variant.VERSUS1:
             raise IllegalOrder(E.MSG_CANCEL_NOT_IN_VARIANT, code=E.CODE_NOT_IN_VARIANT,
@@ -148,12 +148,12 @@ def check_order(state: State, seat: int, order: Order, *, pending_ok: bool = Fal
         g = len(me.grace)
         if 1 <= n < g:  # rules §3.7: only then is the list read
             if len(order.cancel) != n:
-                raise IllegalOrder(E.MSG_CANCEL_COUNT.format(n=n, given=len(order.cancel)),
+                raise IllegalOrder(E.msg_cancel_count(n, len(order.cancel)),
                                    code=E.CODE_BAD_CANCEL, field="cancel")
             have = Counter(me.grace)
             want = Counter(order.cancel)
             if any(want[f] > have[f] for f in want):
-                raise IllegalOrder(E.MSG_CANCEL_ABSENT.format(faces=list(order.cancel)),
+                raise IllegalOrder(E.MSG_CANCEL_ABSENT.fill(faces=list(order.cancel)),
                                    code=E.CODE_BAD_CANCEL, field="cancel")
 
 

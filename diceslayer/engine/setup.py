@@ -15,7 +15,7 @@ import datetime
 import hashlib
 from typing import Any, Mapping, Sequence
 
-from games.rules import ConfigField, Event, InvalidConfig, T
+from games.rules import ConfigField, Event, InvalidConfig, T, Tn
 
 from diceslayer.engine.rules.dice import Dice, SeededDice
 from diceslayer.engine.rules.resolve import roll_in_count, settle_versus1
@@ -50,22 +50,23 @@ def validate_config(config: Mapping[str, Any] | None) -> dict[str, Any]:
     known = {f.key for f in CONFIG_SCHEMA}
     unknown = sorted(set(raw) - known)
     if unknown:
-        raise InvalidConfig(f"Unknown setting(s): {', '.join(unknown)}.", field=unknown[0])
+        raise InvalidConfig(T("Unknown setting(s): %(keys)s.", keys=list(unknown)), field=unknown[0])
     variant = raw.get("variant", Variant.SOLO.value)
     try:
         Variant(variant)
     except ValueError:
         raise InvalidConfig(
-            f"Variant must be one of {', '.join(v.value for v in Variant)}, not {variant!r}.",
+            T("Variant must be one of %(choices)s, not %(value)s.",
+              choices=[v.value for v in Variant], value=repr(variant)),
             field="variant") from None
     target = raw.get("target_score", 0)
     if target is None:
         target = 0
     if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target <= 100_000:
-        raise InvalidConfig("Target score must be a whole number from 0 to 100000.",
+        raise InvalidConfig(T("Target score must be a whole number from 0 to 100000."),
                             field="target_score")
     if target and variant != Variant.VERSUS2.value:
-        raise InvalidConfig("A target score applies only to versus prototype 2.",
+        raise InvalidConfig(T("A target score applies only to versus prototype 2."),
                             field="target_score")
     return {"variant": variant, "target_score": target}
 
@@ -86,8 +87,10 @@ def setup_with_events(config: Mapping[str, Any] | None, seats: Sequence[int],
     cfg = validate_config(config)
     variant = Variant(cfg["variant"])
     if len(seats) != variant.seats:
-        raise InvalidConfig(f"{variant.label} is for {variant.seats} player(s), "
-                            f"not {len(seats)}.", field="seats")
+        raise InvalidConfig(Tn("%(variant)s is for %(count)s player, not %(given)s.",
+                               "%(variant)s is for %(count)s players, not %(given)s.",
+                               variant.seats, variant=variant.label, count=variant.seats,
+                               given=len(seats)), field="seats")
     events: list[Event] = []
     index = 0
 

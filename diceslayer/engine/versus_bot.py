@@ -725,22 +725,34 @@ def leaf_value(state: State, seat: int) -> float:
                         opp.score, len(opp.grace))
 
 
+def _joined(parts: list[Msg]) -> Msg:
+    """"a", "a and b", "a, b and c": the words and the order come from the catalogue (a
+    list's items are separated the reader's way)."""
+    if len(parts) == 1:
+        return parts[0]
+    return T("%(items)s and %(last)s", items=parts[:-1], last=parts[-1])
+
+
 def explain(state: State, seat: int, order: Order, value: float, r: tuple[Any, ...]) -> Msg:
     """One line: what the move does now, and that it is the best expected over two rolls
     (a ``Msg``: the page says it in the reader's language)."""
     v = f"{value:+.1f}"
     if isinstance(order, Bomb):
         removed = state.players[seat].plate.count(order.face)
-        return T("Use the bomb on your %(face)ss: it clears %(count)s dice and skips the overflow "
-                 "check; the best expected position over the next two rolls (%(value)s).",
-                 face=order.face, count=removed, value=v)
+        return Tn("Use the bomb on your dice showing %(face)s: it clears %(count)s die and skips "
+                  "the overflow check; the best expected position over the next two rolls "
+                  "(%(value)s).",
+                  "Use the bomb on your dice showing %(face)s: it clears %(count)s dice and skips "
+                  "the overflow check; the best expected position over the next two rolls "
+                  "(%(value)s).", removed, face=order.face, count=removed, value=v)
     from_opp = isinstance(order, Pick) and order.source is Source.OPPONENT
     me = state.players[seat]
     pts = r[-1] if state.variant is Variant.VERSUS1 else r[7]
     m = r[8] if state.variant is Variant.VERSUS1 else r[6]
     parts: list[Msg] = []
     if pts:
-        parts.append(T("it scores %(points)s points", points=pts))
+        parts.append(Tn("it scores %(points)s point", "it scores %(points)s points", pts,
+                        points=pts))
     if m:
         parts.append(Tn("it rolls %(count)s die into the opponent's grace zone",
                         "it rolls %(count)s dice into the opponent's grace zone", m, count=m)
@@ -753,7 +765,7 @@ def explain(state: State, seat: int, order: Order, value: float, r: tuple[Any, .
             parts.append(T("it moves three dice onto the opponent's field"))
         if (me.score + pts) // 100 > me.score // 100:
             parts.append(T("it passes your whole field to the opponent"))
-    now: Any = parts if parts else T("nothing scores now")
+    now: Any = _joined(parts) if parts else T("nothing scores now")
     if value >= WIN - 1e-6:
         tail = T("it wins within two rolls whatever the dice and the reply")
     elif value >= WIN / 2:

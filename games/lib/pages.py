@@ -36,6 +36,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.names import shown_name
 from games import registry, selectors
+from games.selectors import BOT_NAME
 from games.exceptions import ApplicationError
 from games.lib import audit, htmlcache
 from games.lib.sqlonce import CompiledOnce
@@ -356,7 +357,7 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
     phase = None
     if match.status in LIVE_STATUSES:  # the open phase with who pressed check-in, one query
         phase = open_phase(match.pk)
-    names = {s.number: (shown_name(s.username) if s.user_id else "bot") for s in all_seats
+    names = {s.number: (shown_name(s.username) if s.user_id else BOT_NAME) for s in all_seats
              if s.number is not None and s.removed_at is None}
     seats = [s for s in all_seats if s.removed_at is None]  # rows (SeatRow), not models
     seat_labels = Lazy(lambda: [seat_label(s) for s in seats])
@@ -365,7 +366,7 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
     view = Lazy(lambda: player_view(load_heavy(match), seat, director))
     seat_number = seat.number if seat is not None else None
     window = Lazy(lambda: diary_window(request, phase, history()))
-    every_name = {s.number: (shown_name(s.username) if s.user_id else "bot")
+    every_name = {s.number: (shown_name(s.username) if s.user_id else BOT_NAME)
                   for s in all_seats if s.number is not None}  # = selectors.seat_names
     diary_groups = Lazy(lambda: diary_by_turn(diary_lines(
         request, load_heavy(match), seat_number, director, turns=window()["q"],
@@ -559,7 +560,7 @@ def diary_turn(request: HttpRequest, match: Match, turn: int,
     game = game_or_none(match.game)
     hooks = game.hooks if game else registry.GameHooks()
     seats = match.seats.filter(removed_at__isnull=True, number__isnull=False).select_related("user")
-    names = {s.number: (shown_name(s.user.get_username()) if s.user_id else "bot")
+    names = {s.number: (shown_name(s.user.get_username()) if s.user_id else BOT_NAME)
              for s in seats}
     number = seat.number if seat is not None else None
     rows = diary_lines(request, match, number, director, turns=Q(turn=turn))

@@ -19,7 +19,7 @@ from accounts.verification import is_verified
 from config.textclean import clean_name
 from games import signals
 from games.exceptions import ApplicationError
-from games.lib.text import to_json
+from games.lib.text import say, to_json
 from games.models import DirectorAction, Match, Phase, Seat, Snapshot
 from games.registry import GameEntry, UnknownGame, get_game
 from games.rules import RulesError, T
@@ -34,8 +34,8 @@ DEFAULT_SCHEDULE = {"mode": "duration", "hours": 24}
 MATCH_NOT_FORMING = gettext_noop("The match is no longer taking players.")
 MATCH_FULL = gettext_noop("The match is full.")
 ALREADY_JOINED = gettext_noop("You already have a seat in this match.")
-EMAIL_UNVERIFIED = ("Confirm your email address first: follow the link we emailed you (your "
-                    "profile page sends it again).")
+EMAIL_UNVERIFIED = gettext_noop("Confirm your email address first: follow the link we emailed "
+                                "you (your profile page sends it again).")
 BAD_INVITE = gettext_noop("This match is private: you need its invite link.")
 NOT_JOINED = gettext_noop("You have no seat in this match.")
 
@@ -74,7 +74,7 @@ def match_create(*, game: str, name: str, created_by=None, config: Mapping[str, 
             raw_config = dict(prepare(raw_config))
         full_config = entry.engine.validate_config(raw_config)
     except RulesError as exc:
-        raise ApplicationError(exc.reason, code=exc.code, status=400,
+        raise ApplicationError(str(say(exc.reason)), code=exc.code, status=400,
                                field=f"config.{exc.field}" if exc.field else "config",
                                details=exc.details) from None
     low = entry.min_seats if min_players is None else int(min_players)
@@ -167,7 +167,7 @@ def match_start(*, match: Match, actor=None, now: datetime | None = None) -> Mat
         try:
             state = engine.setup(locked.config, list(range(len(seats))), locked.seed)
         except RulesError as exc:
-            raise ApplicationError(exc.reason, code=exc.code, status=400,
+            raise ApplicationError(str(say(exc.reason)), code=exc.code, status=400,
                                    field=exc.field) from None
         locked.state = engine.dump(state)
         locked.status = Match.Status.RUNNING

@@ -26,7 +26,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Max
 from django.db.models.base import ModelState
 from django.utils.timezone import now as timezone_now
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 
 from accounts.models import Profile
 from games import signals
@@ -49,7 +49,7 @@ log = logging.getLogger(__name__)
 
 PHASE_NOT_OPEN = gettext_noop("This phase is already closed.")
 PHASE_NO_DEADLINE = gettext_noop("This phase has no deadline to extend.")
-EXTEND_RANGE = "Extend by 1 to {max} hours."
+EXTEND_RANGE = gettext_noop("Extend by 1 to %(max)s hours.")
 
 
 class PhaseCloseFailed(Exception):
@@ -665,7 +665,7 @@ def phase_extend(*, phase: Phase, hours: float, actor, token: str | None = None,
     except (TypeError, ValueError):
         hours = 0
     if not 0 < hours <= settings.MAX_EXTEND_HOURS:
-        raise ApplicationError(EXTEND_RANGE.format(max=settings.MAX_EXTEND_HOURS),
+        raise ApplicationError(gettext(EXTEND_RANGE) % {"max": settings.MAX_EXTEND_HOURS},
                                code="EXTEND_RANGE", status=400, field="hours")
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=phase.match_id)

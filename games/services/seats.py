@@ -17,6 +17,7 @@ from django.utils.translation import gettext_noop
 
 from games.exceptions import ApplicationError
 from games.lib.oncommit import enqueue_on_commit
+from games.lib.text import say
 from games.models import CheckIn, DirectorAction, Match, Phase, Seat
 from games.registry import get_rules
 from games.rules import idle_reason
@@ -121,7 +122,7 @@ def not_awaited_error(*, engine: Any, state: Any, seat: Seat) -> ApplicationErro
     reason = idle_reason(engine, state, seat.number) if seat.number is not None else None
     if reason is None:
         return ApplicationError(NOT_AWAITED, code="NOT_AWAITED", status=409)
-    return ApplicationError(reason.reason, code=reason.code, status=reason.status or 409,
+    return ApplicationError(str(say(reason.reason)), code=reason.code, status=reason.status or 409,
                             field=reason.field, details=reason.details)
 
 

@@ -19,12 +19,14 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from django.db.models import F
+from django.utils.translation import gettext_noop
 
 from games.exceptions import ApplicationError
 from games.models import Match, Seat
 from games.rules import Event
 
-STALE_VERSION = "What you saw has changed since you loaded the page; look again and retry."
+STALE_VERSION = gettext_noop(
+    "What you saw has changed since you loaded the page; look again and retry.")
 
 
 @dataclass

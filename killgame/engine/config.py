@@ -13,7 +13,7 @@ import re
 from typing import Any, Mapping
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from games.rules import ConfigField, InvalidConfig, T
+from games.rules import ConfigField, InvalidConfig, Msg, T
 
 from . import catalogue as cat
 from .maps import MapError, map_from_data
@@ -85,63 +85,67 @@ MAP_DATA = "map_data"
 _HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 
 
-def _bad(key: str, why: str) -> InvalidConfig:
-    return InvalidConfig(f"{key}: {why}", code="INVALID_CONFIG", field=key)
+def _bad(key: str, why: Msg | str) -> InvalidConfig:
+    """``setting: why`` as a Msg (the setting by its label where it has one): the app layer
+    says it in the reader's language."""
+    label = next((f.label for f in SCHEMA if f.key == key and f.label), key)
+    return InvalidConfig(T("%(setting)s: %(why)s", setting=label, why=why),
+                         code="INVALID_CONFIG", field=key)
 
 
 def _check_weapons(raw: Any) -> dict[str, dict[str, int]]:
     if not isinstance(raw, Mapping):
-        raise _bad("weapons", "must be an object")
+        raise _bad("weapons", T("must be an object"))
     out = copy.deepcopy(cat.DEFAULT_WEAPONS)
     for w, spec in raw.items():
         if w not in out or not isinstance(spec, Mapping):
-            raise _bad("weapons", f"unknown weapon {w!r}")
+            raise _bad("weapons", T("unknown weapon %(weapon)s", weapon=repr(w)))
         for k, v in spec.items():
             if k not in ("damage", "shots") or type(v) is not int or v < 0 or v > 100:
-                raise _bad("weapons", f"bad {k!r} for {w!r}")
+                raise _bad("weapons", T("bad %(key)s for %(weapon)s", key=repr(k), weapon=repr(w)))
             out[w][k] = v
         if w != "flamethrower" and out[w]["shots"] < 1:
-            raise _bad("weapons", f"{w!r} needs at least one shot")
+            raise _bad("weapons", T("%(weapon)s needs at least one shot", weapon=repr(w)))
     return out
 
 
 def _check_prices(raw: Any) -> dict[str, int]:
     if not isinstance(raw, Mapping):
-        raise _bad("prices", "must be an object")
+        raise _bad("prices", T("must be an object"))
     out = dict(cat.DEFAULT_PRICES)
     for k, v in raw.items():
         if k not in out or type(v) is not int or v < 0:
-            raise _bad("prices", f"bad price for {k!r}")
+            raise _bad("prices", T("bad price for %(item)s", item=repr(k)))
         out[k] = v
     return out
 
 
 def _check_rewards(raw: Any) -> list[list[Any]]:
     if not isinstance(raw, list) or not raw:
-        raise _bad("rewards", "must be a non-empty list")
+        raise _bad("rewards", T("must be a non-empty list"))
     out = []
     for row in raw:
         if (not isinstance(row, (list, tuple)) or len(row) != 3 or not isinstance(row[0], str)
                 or not isinstance(row[1], Mapping) or type(row[2]) is not int or row[2] < 0):
-            raise _bad("rewards", "rows are [label, {item: count}, weight]")
+            raise _bad("rewards", T("rows are [label, {item: count}, weight]"))
         for item, n in row[1].items():
             if item not in cat.STACKABLE or type(n) is not int or n < 1:
-                raise _bad("rewards", f"bad reward item {item!r}")
+                raise _bad("rewards", T("bad reward item %(item)s", item=repr(item)))
         out.append([row[0], dict(row[1]), row[2]])
     return out
 
 
 def _check_punishments(raw: Any) -> list[list[int]]:
     if not isinstance(raw, list) or not raw:
-        raise _bad("punishments", "must be a non-empty list")
+        raise _bad("punishments", T("must be a non-empty list"))
     out = []
     for row in raw:
         if (not isinstance(row, (list, tuple)) or len(row) != 2
                 or any(type(x) is not int or x < 0 for x in row)):
-            raise _bad("punishments", "rows are [energy lost, weight]")
+            raise _bad("punishments", T("rows are [energy lost, weight]"))
         out.append([row[0], row[1]])
     if sum(r[1] for r in out) <= 0:
-        raise _bad("punishments", "weights must not all be zero")
+        raise _bad("punishments", T("weights must not all be zero"))
     return out
 
 
@@ -150,18 +154,18 @@ def validate_config(config: Mapping[str, Any] | None) -> dict[str, Any]:
     config = dict(config or {})
     unknown = sorted(set(config) - set(DEFAULTS) - {MAP_DATA})
     if unknown:
-        raise _bad(unknown[0], "unknown setting")
+        raise _bad(unknown[0], T("unknown setting"))
     map_data = config.get(MAP_DATA)
     out: dict[str, Any] = {}
     if map_data is not None:
         if not isinstance(map_data, Mapping):
-            raise _bad(MAP_DATA, "must be an object")
+            raise _bad(MAP_DATA, T("must be an object"))
         try:
             gmap = map_from_data(map_data)
         except MapError as exc:
             raise _bad(MAP_DATA, str(exc)) from None
         if config.get("map", gmap.id) != gmap.id:
-            raise _bad("map", "must be the id of map_data")
+            raise _bad("map", T("must be the id of map_data"))
         config["map"] = gmap.id
         out[MAP_DATA] = copy.deepcopy(dict(map_data))
     for f in SCHEMA:
@@ -171,26 +175,26 @@ def validate_config(config: Mapping[str, Any] | None) -> dict[str, Any]:
             continue
         if f.type == _I:
             if type(v) is not int:
-                raise _bad(f.key, "must be a whole number")
+                raise _bad(f.key, T("must be a whole number"))
             if (f.min is not None and v < f.min) or (f.max is not None and v > f.max):
-                raise _bad(f.key, f"must be between {f.min} and {f.max}")
+                raise _bad(f.key, T("must be between %(min)s and %(max)s", min=f.min, max=f.max))
         elif f.type == _B:
             if type(v) is not bool:
-                raise _bad(f.key, "must be true or false")
+                raise _bad(f.key, T("must be true or false"))
         elif f.type == "choice":
             if not isinstance(v, str) or v not in {c for c, _ in f.choices}:
-                raise _bad(f.key, "not one of the choices")
+                raise _bad(f.key, T("not one of the choices"))
         elif f.type == "str":
             if not isinstance(v, str) or not v:
-                raise _bad(f.key, "must be a text")
+                raise _bad(f.key, T("must be a text"))
         out[f.key] = v
     for key in ("tactical_opens_at", "action_opens_at"):
         if not _HHMM.match(out[key]):
-            raise _bad(key, "must be HH:MM")
+            raise _bad(key, T("must be HH:MM"))
     try:
         ZoneInfo(out["timezone"])
     except (ZoneInfoNotFoundError, ValueError):
-        raise _bad("timezone", "unknown time zone") from None
+        raise _bad("timezone", T("unknown time zone")) from None
     out["weapons"] = _check_weapons(out["weapons"])
     out["prices"] = _check_prices(out["prices"])
     out["rewards"] = _check_rewards(out["rewards"])
@@ -198,14 +202,14 @@ def validate_config(config: Mapping[str, Any] | None) -> dict[str, Any]:
     w = out["market_regime_weights"]
     if (not isinstance(w, list) or len(w) != 4 or any(type(x) is not int or x < 0 for x in w)
             or sum(w) <= 0):
-        raise _bad("market_regime_weights", "four non-negative whole numbers")
+        raise _bad("market_regime_weights", T("four non-negative whole numbers"))
     out["market_regime_weights"] = list(w)
     if out["min_players"] > out["max_players"]:
-        raise _bad("min_players", "must not exceed max_players")
+        raise _bad("min_players", T("must not exceed the maximum number of players"))
     if out["mode"] == "teams" and out["min_players"] < 2 * out["team_count"]:
-        raise _bad("min_players", "in teams mode it must be at least 2 × team_count")
+        raise _bad("min_players", T("in teams mode it must be at least twice the number of teams"))
     if out["monster_damage_min"] > out["monster_damage_max"]:
-        raise _bad("monster_damage_min", "must not exceed monster_damage_max")
+        raise _bad("monster_damage_min", T("must not exceed the maximum monster damage"))
     return out
 
 

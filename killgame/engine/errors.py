@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, NoReturn
 
-from games.rules import IllegalOrder, InvalidOrder, RulesError
+from games.rules import IllegalOrder, InvalidOrder, RulesError, T
 
 # §19, in the order of priority when an order fails several checks.
 CODES: tuple[str, ...] = (
@@ -28,36 +28,37 @@ HTTP_STATUS: dict[str, int] = {
     "NOT_ALLOWED_THIS_TURN": 409,
 }
 
-# Module-level messages keep tests greppable (STYLE §16).
-MSG_MALFORMED = "This order is not understood."
-MSG_UNKNOWN_ORDER = "There is no such order."
-MSG_UNKNOWN_ID = "There is no such zone, player, monster or item."
-MSG_NOT_A_PARTICIPANT = "You are not playing in this match."
-MSG_MATCH_NOT_RUNNING = "The match is not running."
-MSG_PLAYER_DEAD = "You are dead: you can only watch."
-MSG_WRONG_PHASE = "This order belongs to the other phase."
-MSG_ALREADY_CHECKED = "You already pressed CHECK: your orders are locked for this phase."
-MSG_NOT_ALLOWED_THIS_TURN = "This order is not allowed in this turn."
-MSG_FROM_TURN_2 = "This order is allowed from turn 2: turn 1 is for shopping and the start zone."
-MSG_TURN_1_ONLY = "This order is allowed in turn 1 only."
-MSG_FEATURE_DISABLED = "This feature is disabled in this match."
-MSG_NOT_SELLABLE = "This cannot be sold."
-MSG_ITEM_NOT_OWNED = "You do not have that."
-MSG_WEAPON_RELOADING = "This weapon was fired last turn and is reloading."
-MSG_EXCLUSIVE = "You already gave a different combat order; withdraw it first."
-MSG_ZONE_CLOSED = "That zone is closed."
-MSG_ZONE_NOT_ADJACENT = "You can only target a zone next to yours."
-MSG_MOVE_NOT_ADJACENT = "You can only move to a zone next to yours."
-MSG_PROTECTED_ZONE = "The central zone is protected: no grenades, C4 or gas there."
-MSG_ZONE_NOT_STARTABLE = "You cannot start in that zone."
-MSG_INVALID_TARGET = "You cannot target yourself."
-MSG_TARGET_HIDDEN = "Your zone is full of smoke: you cannot name a target, attack at random."
-MSG_TARGET_NOT_IN_ZONE = "That target is not in your zone."
-MSG_TOO_MANY_TARGETS = "Your weapon does not allow that many targets."
-MSG_SLOT_OCCUPIED = "You already have one of those."
-MSG_PURCHASE_LIMIT = "You cannot buy more in this phase."
-MSG_OVER_BUDGET = "You do not have enough coins."
-MSG_NO_EFFECT = "This would have no effect."
+# Module-level messages keep tests greppable (STYLE §16); ``games.rules.Msg``, said in the
+# reader's language by the app layer.
+MSG_MALFORMED = T("This order is not understood.")
+MSG_UNKNOWN_ORDER = T("There is no such order.")
+MSG_UNKNOWN_ID = T("There is no such zone, player, monster or item.")
+MSG_NOT_A_PARTICIPANT = T("You are not playing in this match.")
+MSG_MATCH_NOT_RUNNING = T("The match is not running.")
+MSG_PLAYER_DEAD = T("You are dead: you can only watch.")
+MSG_WRONG_PHASE = T("This order belongs to the other phase.")
+MSG_ALREADY_CHECKED = T("You already pressed CHECK: your orders are locked for this phase.")
+MSG_NOT_ALLOWED_THIS_TURN = T("This order is not allowed in this turn.")
+MSG_FROM_TURN_2 = T("This order is allowed from turn 2: turn 1 is for shopping and the start zone.")
+MSG_TURN_1_ONLY = T("This order is allowed in turn 1 only.")
+MSG_FEATURE_DISABLED = T("This feature is disabled in this match.")
+MSG_NOT_SELLABLE = T("This cannot be sold.")
+MSG_ITEM_NOT_OWNED = T("You do not have that.")
+MSG_WEAPON_RELOADING = T("This weapon was fired last turn and is reloading.")
+MSG_EXCLUSIVE = T("You already gave a different combat order; withdraw it first.")
+MSG_ZONE_CLOSED = T("That zone is closed.")
+MSG_ZONE_NOT_ADJACENT = T("You can only target a zone next to yours.")
+MSG_MOVE_NOT_ADJACENT = T("You can only move to a zone next to yours.")
+MSG_PROTECTED_ZONE = T("The central zone is protected: no grenades, C4 or gas there.")
+MSG_ZONE_NOT_STARTABLE = T("You cannot start in that zone.")
+MSG_INVALID_TARGET = T("You cannot target yourself.")
+MSG_TARGET_HIDDEN = T("Your zone is full of smoke: you cannot name a target, attack at random.")
+MSG_TARGET_NOT_IN_ZONE = T("That target is not in your zone.")
+MSG_TOO_MANY_TARGETS = T("Your weapon does not allow that many targets.")
+MSG_SLOT_OCCUPIED = T("You already have one of those.")
+MSG_PURCHASE_LIMIT = T("You cannot buy more in this phase.")
+MSG_OVER_BUDGET = T("You do not have enough coins.")
+MSG_NO_EFFECT = T("This would have no effect.")
 
 
 class KillGameOrderError(RulesError):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Mapping, cast
 
-from games.rules import Event, Submitted
+from games.rules import Event, Msg, Submitted, T
 
 from . import catalogue as cat
 from . import errors as E
@@ -56,7 +56,7 @@ def _is_int(v: Any) -> bool:
     return type(v) is int
 
 
-def _malformed(field: str | None = None, msg: str = E.MSG_MALFORMED, **details: Any) -> None:
+def _malformed(field: str | None = None, msg: Msg = E.MSG_MALFORMED, **details: Any) -> None:
     fail("MALFORMED", msg, field, details)
 
 
@@ -69,10 +69,10 @@ def _parse(order: Any) -> dict[str, Any]:
         _malformed("type", E.MSG_UNKNOWN_ORDER, type=kind if isinstance(kind, str) else None)
     extra = sorted(set(order) - {"type"} - _FIELDS[kind])
     if extra:
-        _malformed(extra[0], f"Unexpected field {extra[0]!r}.")
+        _malformed(extra[0], T("Unexpected field %(field)s.", field=repr(extra[0])))
     for key in _REQUIRED.get(kind, ()):
         if key not in order:
-            _malformed(key, f"The field {key!r} is missing.")
+            _malformed(key, T("The field %(field)s is missing.", field=repr(key)))
     out: dict[str, Any] = {"type": kind}
     for key in ("to", "zone", "item", "target", "slot"):
         if key in _FIELDS[kind]:
@@ -80,23 +80,23 @@ def _parse(order: Any) -> dict[str, Any]:
                 _malformed(key)
             out[key] = order[key]
     if kind == "withdraw" and out["slot"] not in SLOTS:
-        _malformed("slot", "There is no such order slot.", slots=list(SLOTS))
+        _malformed("slot", T("There is no such order slot."), slots=list(SLOTS))
     if kind == "cart":
         items = order["items"]
         if not isinstance(items, Mapping):
             _malformed("items")
         for item, n in items.items():
             if not isinstance(item, str) or not _is_int(n) or n <= 0 or item == cat.FISTS:
-                _malformed("items", "Each cart line is an item and a positive count; "
-                           "fists cannot be bought.", item=item)
+                _malformed("items", T("Each cart line is an item and a positive count; "
+                           "fists cannot be bought."), item=item)
         out["items"] = {k: items[k] for k in sorted(items)}
     if kind in ("buy",) and out["item"] == cat.FISTS:
-        _malformed("item", "Fists cannot be bought.")
+        _malformed("item", T("Fists cannot be bought."))
     if kind == "wear":
         items = order["items"]
         if (not isinstance(items, list) or not items
                 or any(not isinstance(i, str) for i in items) or len(set(items)) != len(items)):
-            _malformed("items", "List the items to wear, each at most once.")
+            _malformed("items", T("List the items to wear, each at most once."))
         out["items"] = list(items)
     if kind == "attack":
         if not isinstance(order["weapon"], str):
@@ -104,16 +104,16 @@ def _parse(order: Any) -> dict[str, Any]:
         out["weapon"] = order["weapon"]
         has_t, has_r = "targets" in order, "random" in order
         if has_t == has_r:
-            _malformed("targets", "Give either a list of targets or a random count.")
+            _malformed("targets", T("Give either a list of targets or a random count."))
         if has_t:
             t = order["targets"]
             if not isinstance(t, list) or not t or any(not isinstance(x, str) for x in t):
-                _malformed("targets", "Give at least one target.")
+                _malformed("targets", T("Give at least one target."))
             out["targets"] = list(t)
         else:
             r = order["random"]
             if not _is_int(r) or r < 1:
-                _malformed("random", "The random count must be a positive number.")
+                _malformed("random", T("The random count must be a positive number."))
             out["random"] = r
     return out
 
@@ -123,27 +123,27 @@ def _known_ids(state: State, o: dict[str, Any]) -> None:
     gmap = state.gmap
     key = _ZONE_FIELD.get(o["type"])
     if key and o[key] not in gmap.index:
-        fail("UNKNOWN_ID", "There is no such zone.", key, {"zone": o[key]})
+        fail("UNKNOWN_ID", T("There is no such zone."), key, {"zone": o[key]})
     kind = o["type"]
     if kind == "cart":
         for item in o["items"]:
             if item not in cat.CATALOGUE:
-                fail("UNKNOWN_ID", "There is no such item.", "items", {"item": item})
+                fail("UNKNOWN_ID", T("There is no such item."), "items", {"item": item})
     if kind in ("buy", "sell") and o["item"] not in cat.CATALOGUE + (cat.FISTS,):
-        fail("UNKNOWN_ID", "There is no such item.", "item", {"item": o["item"]})
+        fail("UNKNOWN_ID", T("There is no such item."), "item", {"item": o["item"]})
     if kind == "wear":
         for item in o["items"]:
             if item not in cat.WEARABLE:
-                fail("UNKNOWN_ID", "Only a vest, a gas mask or an amulet can be worn.", "items",
+                fail("UNKNOWN_ID", T("Only a vest, a gas mask or an amulet can be worn."), "items",
                      {"item": item})
     if kind == "medkit" and o["target"] != "self" and state.player_by_pid(o["target"]) is None:
-        fail("UNKNOWN_ID", "There is no such player.", "target", {"target": o["target"]})
+        fail("UNKNOWN_ID", T("There is no such player."), "target", {"target": o["target"]})
     if kind == "attack":
         if o["weapon"] not in cat.FIREARMS + cat.KNIVES + (cat.FISTS,):
-            fail("UNKNOWN_ID", "There is no such weapon.", "weapon", {"weapon": o["weapon"]})
+            fail("UNKNOWN_ID", T("There is no such weapon."), "weapon", {"weapon": o["weapon"]})
         for t in o.get("targets", ()):
             if state.player_by_pid(t) is None and state.monster_by_id(t) is None:
-                fail("UNKNOWN_ID", "There is no such player or monster.", "targets",
+                fail("UNKNOWN_ID", T("There is no such player or monster."), "targets",
                      {"target": t})
 
 
@@ -180,7 +180,7 @@ def check_order(state: State, seat: int, order: Any, *, at_close: bool = False,
     # "random outside a smoked zone" is MALFORMED (§10.1) and so checked first
     if (kind == "attack" and "random" in o and p is not None and p.zone is not None
             and p.zone not in state.smoke):
-        _malformed("random", "You can attack at random only inside smoke.")
+        _malformed("random", T("You can attack at random only inside smoke."))
     _known_ids(state, o)
     if p is None:
         fail("NOT_A_PARTICIPANT", E.MSG_NOT_A_PARTICIPANT)
@@ -207,19 +207,19 @@ def check_order(state: State, seat: int, order: Any, *, at_close: bool = False,
 
     if kind == "check":
         if not cfg["check_enabled"]:
-            fail("FEATURE_DISABLED", "CHECK is not used in this match.")
+            fail("FEATURE_DISABLED", T("CHECK is not used in this match."))
     elif kind == "withdraw":
         if p.slot(o["slot"]) is None:
-            fail("NO_EFFECT", "There is no order in that slot.", "slot", {"slot": o["slot"]})
+            fail("NO_EFFECT", T("There is no order in that slot."), "slot", {"slot": o["slot"]})
     elif kind == "cart":
         items = o["items"]
         if "k_ration" in items and not k_on:
-            fail("FEATURE_DISABLED", "K-rations are disabled in this match.", "items")
+            fail("FEATURE_DISABLED", T("K-rations are disabled in this match."), "items")
         firearms = sum(n for i, n in items.items() if i in cat.FIREARMS)
         knives = sum(n for i, n in items.items() if i in cat.KNIVES)
         if firearms > 1 or knives > 1 or any(items.get(x, 0) > 1 for x in cat.OPTIONS):
-            fail("SLOT_OCCUPIED", "A cart holds at most one firearm, one knife and one of each "
-                 "option.", "items")
+            fail("SLOT_OCCUPIED", T("A cart holds at most one firearm, one knife and one of each "
+                 "option."), "items")
         total = sum(int(cfg["prices"][i]) * n for i, n in items.items())
         if total > p.coins:
             fail("OVER_BUDGET", E.MSG_OVER_BUDGET, "items", {"total": total,
@@ -241,21 +241,21 @@ def check_order(state: State, seat: int, order: Any, *, at_close: bool = False,
         if not at_close:
             stored = sum(1 for s in p.orders if s.slot == "medkit")
             if p.count("medkit") <= stored:
-                fail("ITEM_NOT_OWNED", "You have no medkit left for this order.", "type",
+                fail("ITEM_NOT_OWNED", T("You have no medkit left for this order."), "type",
                      {"item": "medkit", "owned": p.count("medkit"), "ordered": stored})
         target = p if o["target"] in ("self", p.pid) else state.player_by_pid(o["target"])
         assert target is not None
         if target is not p and (not target.alive or target.zone != p.zone
                                 or p.zone in state.last_smoked):
-            fail("TARGET_NOT_IN_ZONE", "You can only heal someone you saw in your zone.",
+            fail("TARGET_NOT_IN_ZONE", T("You can only heal someone you saw in your zone."),
                  "target", {"target": o["target"]})
         if target.energy >= cfg["max_energy"] and not at_close:
-            fail("NO_EFFECT", "That player is at full energy.", "target")
+            fail("NO_EFFECT", T("That player is at full energy."), "target")
     elif kind == "antidote":
         if p.count("antidote") < 1:
             fail("ITEM_NOT_OWNED", E.MSG_ITEM_NOT_OWNED, "type", {"item": "antidote"})
         if p.poison_until < state.turn:
-            fail("NO_EFFECT", "You are not poisoned.")
+            fail("NO_EFFECT", T("You are not poisoned."))
     elif kind in ("smoke", "gas"):
         item = "smoke_grenade" if kind == "smoke" else "gas_canister"
         if p.count(item) < 1:
@@ -272,7 +272,7 @@ def check_order(state: State, seat: int, order: Any, *, at_close: bool = False,
     elif kind in ("buy", "sell"):
         item = o["item"]
         if item == "k_ration" and not k_on:
-            fail("FEATURE_DISABLED", "K-rations are disabled in this match.", "item")
+            fail("FEATURE_DISABLED", T("K-rations are disabled in this match."), "item")
         if kind == "sell":
             if not sellable(item):
                 fail("NOT_SELLABLE", E.MSG_NOT_SELLABLE, "item", {"item": item})
@@ -334,7 +334,7 @@ def _check_attack(state: State, p: Player, o: dict[str, Any], at_close: bool,
     w = o["weapon"]
     if w == cat.FISTS:
         if p.knife:
-            fail("ITEM_NOT_OWNED", "You have a knife: use it instead of your fists.", "weapon",
+            fail("ITEM_NOT_OWNED", T("You have a knife: use it instead of your fists."), "weapon",
                  {"weapon": w, "knife": p.knife})
     elif not _owns(p, w):
         fail("ITEM_NOT_OWNED", E.MSG_ITEM_NOT_OWNED, "weapon", {"weapon": w})
@@ -354,7 +354,7 @@ def _check_attack(state: State, p: Player, o: dict[str, Any], at_close: bool,
                 fail("TARGET_NOT_IN_ZONE", E.MSG_TARGET_NOT_IN_ZONE, "targets", {"target": t})
         if w == "flamethrower":
             if len(set(targets)) != len(targets):
-                fail("TOO_MANY_TARGETS", "The flamethrower burns each target at most once.",
+                fail("TOO_MANY_TARGETS", T("The flamethrower burns each target at most once."),
                      "targets")
         elif len(targets) > max_shots(cfg, w):
             fail("TOO_MANY_TARGETS", E.MSG_TOO_MANY_TARGETS, "targets",
@@ -363,7 +363,7 @@ def _check_attack(state: State, p: Player, o: dict[str, Any], at_close: bool,
         k = o["random"]
         n = len(presences(state, p))
         if n == 0:
-            fail("TARGET_NOT_IN_ZONE", "There is nobody else in your zone.", "random")
+            fail("TARGET_NOT_IN_ZONE", T("There is nobody else in your zone."), "random")
         limit = n if w == "flamethrower" else max_shots(cfg, w)
         if k > limit:
             fail("TOO_MANY_TARGETS", E.MSG_TOO_MANY_TARGETS, "random", {"max": limit})

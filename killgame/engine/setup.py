@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from games.rules import InvalidConfig
+from games.rules import InvalidConfig, T
 
 from .config import validate_config
 from .rng import sample, stream
@@ -35,7 +35,7 @@ def setup(config: Mapping[str, Any], seats: Sequence[int], seed: str) -> State:
     cfg = validate_config(config)
     seats = list(seats)
     if len(set(seats)) != len(seats) or not seats:
-        raise InvalidConfig("Seats must be distinct and at least one.", field="seats")
+        raise InvalidConfig(T("Seats must be distinct and at least one."), field="seats")
     drawn = sample(stream(seed, 0, "setup", "seats"), seats, len(seats))
     n = len(drawn)
     players = tuple(

@@ -76,12 +76,12 @@ class _Say:
             return "、".join(card_label(c, "zh") for c in cs or [])
         return [card_label(c, "en") for c in cs or []]  # a list: joined the reader's way
 
-    def name(self, cid: str | None) -> str:
+    def name(self, cid: str | None) -> Any:
         if cid is None:
             return ""
         i = 1 if self.zh else 0
-        if cid in CARD_TYPES:
-            return str(CARD_TYPES[cid][i])
+        if cid in CARD_TYPES:  # a Msg in English: said in the reader's language
+            return CARD_TYPES[cid][i]
         if cid in SKILL_NAMES:
             return SKILL_NAMES[cid][i]
         if cid in CHARACTERS:

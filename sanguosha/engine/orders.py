@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from games.rules import T, Tn
+from games.rules import Msg, T, Tn
 
 from sanguosha.engine import errors as E
-from sanguosha.engine.data import CARDS, CARD_TYPES, SUITS
+from sanguosha.engine.data import CARDS, CARD_TYPES, SKILL_NAMES, SUITS
 from sanguosha.engine.options import can_kill_more, empty_city
 from sanguosha.engine.skills import ACTIVES
 from sanguosha.engine.state import Ctx
@@ -23,7 +23,7 @@ JSON = dict[str, Any]
 def _int(order: Mapping[str, Any], key: str) -> int:
     v = order.get(key)
     if not isinstance(v, int) or isinstance(v, bool):
-        raise E.InvalidOrder(f"'{key}' must be a whole number.", field=key)
+        raise E.InvalidOrder(T("'%(key)s' must be a whole number.", key=key), field=key)
     return v
 
 
@@ -32,9 +32,9 @@ def _ints(order: Mapping[str, Any], key: str, *, required: bool = True) -> list[
     if v is None and not required:
         return []
     if not isinstance(v, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
-        raise E.InvalidOrder(f"'{key}' must be a list of whole numbers.", field=key)
+        raise E.InvalidOrder(T("'%(key)s' must be a list of whole numbers.", key=key), field=key)
     if len(set(v)) != len(v):
-        raise E.IllegalOrder(f"'{key}' lists the same entry twice.", field=key)
+        raise E.IllegalOrder(T("'%(key)s' lists the same entry twice.", key=key), field=key)
     return list(v)
 
 
@@ -58,7 +58,7 @@ def check(ctx: Ctx, seat: int, order: Mapping[str, Any]) -> None:
     """Raise unless ``order`` answers the open ask legally for ``seat``."""
     st = ctx.st
     if not isinstance(order, Mapping):
-        raise E.InvalidOrder("An order must be a JSON object.")
+        raise E.InvalidOrder(T("An order must be a JSON object."))
     if st["over"]:
         raise E.IllegalOrder(E.GAME_OVER)
     ask = st["ask"]
@@ -84,33 +84,34 @@ def _refuse_mixed_refusal(order: Mapping[str, Any]) -> None:
         return
     extra = sorted(k for k, v in order.items() if k not in (*REFUSALS, "ask") and v is not None)
     if len(refusal) > 1 or extra:
-        raise E.InvalidOrder(
-            f"{refusal[0]!r} answers with nothing else; remove {', '.join(map(repr, extra or refusal[1:]))}.")
+        raise E.InvalidOrder(T("%(answer)s answers with nothing else; remove %(extra)s.",
+                               answer=repr(refusal[0]),
+                               extra=[repr(x) for x in extra or refusal[1:]]))
 
 
-def _why_not(ctx: Ctx, s: int, cards: list[int], name: str, targets: list[int]) -> str:
+def _why_not(ctx: Ctx, s: int, cards: list[int], name: str, targets: list[int]) -> Msg:
     p = ctx.seat(s)
     for c in cards:
         if c not in p["hand"] and c not in ctx.equipped(s):
             return E.NOT_YOURS
     if name in ("jink", "nullification"):
-        return f"{CARD_TYPES[name][0]} cannot be used on its own."
+        return T("%(card)s cannot be used on its own.", card=CARD_TYPES[name][0])
     if name == "slash" and not can_kill_more(ctx, s, cards):
         return E.ONE_KILL
     if name == "peach" and p["hp"] >= p["max_hp"]:
-        return "Peach: you are not wounded."
+        return T("Peach: you are not wounded.")
     for t in targets:
         if not isinstance(t, int) or not 0 <= t < ctx.n or not ctx.alive(t):
-            return "That target is not a living player."
+            return T("That target is not a living player.")
         if t == s and name not in ("peach",):
-            return "You cannot target yourself with that card."
+            return T("You cannot target yourself with that card.")
         if name in ("slash", "duel") and empty_city(ctx, t):
             return E.EMPTY_CITY
         if name in ("snatch", "indulgence") and ctx.has(t, "qianxun"):
             return E.HUMILITY
         if name in ("slash", "snatch"):
             return E.OUT_OF_RANGE
-    return f"You cannot use {CARD_TYPES[name][0]} like that now."
+    return T("You cannot use %(card)s like that now.", card=CARD_TYPES[name][0])
 
 
 def _check_play(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> None:
@@ -120,17 +121,18 @@ def _check_play(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> None:
     if "skill" in order and "use" not in order:
         sk = order["skill"]
         if not isinstance(sk, str):
-            raise E.InvalidOrder("'skill' must be a skill id.", field="skill")
+            raise E.InvalidOrder(T("'skill' must be a skill id."), field="skill")
         match = [a for a in actions if a.get("skill") == sk and "use" not in a and "use_pair" not in a]
         if not match:
             if sk == "jijiang":
                 raise E.IllegalOrder(T("Rouse cannot be used now."))
-            raise E.IllegalOrder(f"The skill '{sk}' cannot be used now.")
+            raise E.IllegalOrder(T("The skill %(skill)s cannot be used now.",
+                                   skill=SKILL_NAMES[sk][0] if sk in SKILL_NAMES else repr(sk)))
         a = match[0]
         cards = _ints(order, "cards", required=False)
         bad = [c for c in cards if c not in a.get("cards", [])]
         if bad:
-            raise E.IllegalOrder(E.NOT_YOURS if bad else "", field="cards")
+            raise E.IllegalOrder(E.NOT_YOURS, field="cards")
         lo, hi = a.get("min_cards", 0), a.get("max_cards", 0)
         if not lo <= len(cards) <= hi:
             raise E.IllegalOrder(Tn("Give %(count)s card.", "Give %(count)s cards.", hi,
@@ -141,11 +143,11 @@ def _check_play(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> None:
             raise E.IllegalOrder(msg)
         return
     if "use" not in order:
-        raise E.InvalidOrder("A play order is 'use', 'skill' or 'end'.")
+        raise E.InvalidOrder(T("A play order is 'use', 'skill' or 'end'."))
     use = order["use"]
     targets = order.get("targets") or []
     if not isinstance(targets, list):
-        raise E.InvalidOrder("'targets' must be a list.", field="targets")
+        raise E.InvalidOrder(T("'targets' must be a list."), field="targets")
     if isinstance(use, list):
         cards = _ints(order, "use")
         pair = [a for a in actions if "use_pair" in a]
@@ -158,10 +160,10 @@ def _check_play(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> None:
         return
     c = _int(order, "use")
     if c not in CARDS:
-        raise E.InvalidOrder(f"There is no card {c}.", field="use")
+        raise E.InvalidOrder(T("There is no card %(number)s.", number=c), field="use")
     name = order.get("as") or CARDS[c].id
     if name not in CARD_TYPES:
-        raise E.InvalidOrder(f"Unknown card name {name!r}.", field="as")
+        raise E.InvalidOrder(T("Unknown card name %(name)s.", name=repr(name)), field="as")
     match = [a for a in actions if a.get("use") == c and a.get("as") == name]
     if not match:
         raise E.IllegalOrder(_why_not(ctx, s, [c], name, [t for t in targets]))
@@ -176,8 +178,8 @@ def _check_play(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> None:
     if name == "collateral":
         sub = order.get("sub_target")
         if not isinstance(sub, int) or sub not in a["sub"].get(str(targets[0]), []):
-            raise E.IllegalOrder("Borrowed Sword: the sub-target must be a legal Kill target "
-                                 "within the weapon holder's range.", field="sub_target")
+            raise E.IllegalOrder(T("Borrowed Sword: the sub-target must be a legal Kill target "
+                                   "within the weapon holder's range."), field="sub_target")
 
 
 def _card_choice(order: Mapping[str, Any], opt: JSON, name: str) -> None:
@@ -190,7 +192,8 @@ def _card_choice(order: Mapping[str, Any], opt: JSON, name: str) -> None:
     want = order.get("as") or (CARDS[c].id if c in CARDS else None)
     if not any(o["card"] == c and o["as"] == want for o in opt["cards"]):
         if want != name:
-            raise E.IllegalOrder(f"That card cannot be given as {CARD_TYPES[name][0]}.")
+            raise E.IllegalOrder(T("That card cannot be given as %(card)s.",
+                                   card=CARD_TYPES[name][0]))
         raise E.IllegalOrder(E.NOT_YOURS)
 
 
@@ -256,14 +259,14 @@ def _check_invoke(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> None
 def _check_choose_card(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> None:
     slot = order.get("slot")
     if not isinstance(slot, str):
-        raise E.InvalidOrder("'slot' must be a slot name.", field="slot")
+        raise E.InvalidOrder(T("'slot' must be a slot name."), field="slot")
     if slot not in [x["slot"] for x in opt["slots"]]:
-        raise E.IllegalOrder(f"There is no slot {slot!r} on offer.")
+        raise E.IllegalOrder(T("There is no slot %(slot)s on offer.", slot=repr(slot)))
 
 
 def _check_option(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> None:
     if order.get("suit") not in opt.get("suits", SUITS):
-        raise E.IllegalOrder("Name one of: spade, heart, club, diamond.")
+        raise E.IllegalOrder(T("Name one of: spade, heart, club, diamond."))
 
 
 def _check_pick(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> None:
@@ -282,7 +285,7 @@ def _check_distribute(ctx: Ctx, s: int, order: Mapping[str, Any], opt: JSON) -> 
         return
     give = order.get("give")
     if not isinstance(give, Mapping):
-        raise E.InvalidOrder("'give' maps each card to a seat.")
+        raise E.InvalidOrder(T("'give' maps each card to a seat."))
     if not all(isinstance(k, str) and k.isdigit() for k in give) or \
             sorted(int(k) for k in give) != sorted(opt["cards"]):
         raise E.IllegalOrder(T("Say who gets each of the two cards."))

@@ -45,27 +45,30 @@ def validate_config(config: Mapping[str, Any] | None) -> JSON:
     known = {f.key: f for f in CONFIG_FIELDS}
     for key in config:
         if key not in known:
-            raise InvalidConfig(f"Unknown setting {key!r}.", field=key)
+            raise InvalidConfig(T("Unknown setting %(key)s.", key=repr(key)), field=key)
     for f in CONFIG_FIELDS:
         v = config.get(f.key, f.default)
         if f.type == "choice" and v not in [c[0] for c in f.choices]:
-            raise InvalidConfig(f"{f.key} must be one of {[c[0] for c in f.choices]}.", field=f.key)
+            raise InvalidConfig(T("%(setting)s must be one of %(choices)s.", setting=f.label,
+                                  choices=[c[1] for c in f.choices]), field=f.key)
         if f.type == "int":
             if not isinstance(v, int) or isinstance(v, bool) or not (f.min or 0) <= v <= (f.max or 99):
-                raise InvalidConfig(f"{f.key} must be a whole number from {f.min} to {f.max}.",
-                                    field=f.key)
+                raise InvalidConfig(T("%(setting)s must be a whole number from %(min)s to %(max)s.",
+                                      setting=f.label, min=f.min, max=f.max), field=f.key)
         out[f.key] = v
     d = out["durations"]
     if not isinstance(d, dict) or set(d) != set(DEFAULT_DURATIONS) or \
             not all(isinstance(x, (int, float)) and x > 0 for x in d.values()):
-        raise InvalidConfig("durations must give positive hours for setup, play, response, window.",
+        raise InvalidConfig(T("The durations must give positive hours for setup, play, response "
+                              "and window."),
                             field="durations")
     r = out["roster"]
     if r is not None:
         if not isinstance(r, list) or any(c not in CHARACTERS for c in r) or len(set(r)) != len(r):
-            raise InvalidConfig("roster must be a list of character ids.", field="roster")
+            raise InvalidConfig(T("The roster must be a list of character ids."), field="roster")
         if not set(LORD_CHARACTERS) <= set(r):
-            raise InvalidConfig("roster must contain the three lord characters.", field="roster")
+            raise InvalidConfig(T("The roster must contain the three lord characters."),
+                                field="roster")
     return out
 
 
@@ -87,7 +90,7 @@ def setup(config: Mapping[str, Any], seats: Sequence[int], seed: str) -> State:
     cfg = validate_config(config)
     n = len(seats)
     if not 2 <= n <= 10:
-        raise InvalidConfig("Three Kingdoms Kill needs 2 to 10 players.", field="seats")
+        raise InvalidConfig(T("Three Kingdoms Kill needs 2 to 10 players."), field="seats")
     rng = random.Random(f"sanguosha|{seed}|setup")
     lo, loy, reb, ren = identity_counts(n, cfg["identity_variant"])
     others = ["loyalist"] * loy + ["rebel"] * reb + ["renegade"] * ren
@@ -97,7 +100,8 @@ def setup(config: Mapping[str, Any], seats: Sequence[int], seed: str) -> State:
     rng.shuffle(deck)
     roster = list(cfg["roster"] or CHARACTERS)
     if len(roster) < n:
-        raise InvalidConfig(f"The roster needs at least {n} characters for {n} players.",
+        raise InvalidConfig(T("The roster needs at least %(count)s characters for %(count)s players.",
+                              count=n),
                             field="roster")
     rest = [c for c in roster if c not in LORD_CHARACTERS]
     rng.shuffle(rest)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.rules import Msg, T
+
 from sanguosha.engine.flow import begin_use, discard_cards
 from sanguosha.engine.options import desc, empty_city
 from sanguosha.engine.skills import Active, Trigger, active, trigger
@@ -27,10 +29,10 @@ def _option(ctx: Ctx, s: int) -> JSON | None:
             "max_targets": 2, "ordered": True, "first": first}
 
 
-def _check(ctx: Ctx, s: int, order: JSON) -> str | None:
+def _check(ctx: Ctx, s: int, order: JSON) -> Msg | None:
     a, b = order["targets"]
     if empty_city(ctx, a):
-        return "Sow Discord: the first player must be a legal Duel target (Empty City)."
+        return T("Sow Discord: the first player must be a legal Duel target (Empty City).")
     return None
 
 

@@ -85,7 +85,7 @@ def test_check_mode_and_bad_settings_are_validated_by_the_engine(admin_client):
     assert "must be HH:MM" in resp.content.decode()
     resp = admin_client.post(url, _post_data(cfg_mode="teams", cfg_team_count="5",
                                              min_players="6", name="Bad teams"))
-    assert "2 × team_count" in resp.content.decode()
+    assert "at least twice the number of teams" in resp.content.decode()
     assert not Match.objects.filter(name__startswith="Bad").exists()
 
 
