@@ -35,7 +35,8 @@ from accounts.profiles import profile_for
 from games import registry, selectors
 from games.registry import UnknownGame, get_game
 from games.lib.dates import format_local
-from games.lib.emailtext import html_compact, text_tidy
+from games.lib.emailtext import (html_compact, html_fold, html_wrap, text_tidy, text_tidy_inner,
+                                 widest)
 from games.lib.text import outcome_text
 from games.lib.unsubscribe import unsubscribe_url
 from games.models import DiaryEntry, Match, Notification, Phase
@@ -403,29 +404,42 @@ def _contents(n: Notification, zone: str, lang: str, link: str) -> tuple[str, st
         subject, text, html = _render(n, {**context, **reader_parts(n, context, lang)})
         return subject, text_tidy(text), html_compact(html)
     memo = n.match.__dict__.setdefault("_email_render_memo", {})
-    shared = builder(n.kind)(n, zone, lang)
     key = (n.kind, lang, zone, n.phase_id, n.payload.get("phase_id"))
     if key not in memo:
-        memo[key] = _render(n, {**base, "notification": None, "user": _AnyReader(),
-                                "unsubscribe_url": LINK_TOKEN, **shared, **PART_TOKENS})
-    subject, text, html = memo[key]
+        # the shared body is tidied (text) and folded (HTML) here, once: per reader only
+        # the seams where their parts go in are left to tidy, and the lines to wrap
+        shared = builder(n.kind)(n, zone, lang)
+        subject, text, html = _render(n, {**base, "notification": None, "user": _AnyReader(),
+                                          "unsubscribe_url": LINK_TOKEN, **shared,
+                                          **PART_TOKENS})
+        html = html_fold(html)
+        memo[key] = (shared, subject, text_tidy_inner(text), html, widest(html))
+    shared, subject, text, html, top = memo[key]
     # the reader's parts: the same for each row of one seat and range (payload), so once
     # per batch for a reader with several emails; their name and link are tokens too
     parts_key = (*key, json.dumps(n.payload, sort_keys=True, default=str))
     if parts_key not in memo:
-        memo[parts_key] = reader_parts(n, {**base, "notification": None, "user": _AnyReader(),
-                                           "unsubscribe_url": LINK_TOKEN, **shared}, lang)
-    parts = memo[parts_key]
+        parts = reader_parts(n, {**base, "notification": None, "user": _AnyReader(),
+                                 "unsubscribe_url": LINK_TOKEN, **shared}, lang)
+        parts = {part: text_tidy_inner(value) if part.endswith("_txt") else html_fold(value)
+                 for part, value in parts.items()}
+        memo[parts_key] = (parts, max((widest(value) for part, value in parts.items()
+                                       if part.endswith("_html")), default=0))
+    parts, parts_top = memo[parts_key]
     for part, token in PART_TOKENS.items():
         if part.endswith("_txt"):
             text = text.replace(token, parts.get(part, ""))
         else:
             html = html.replace(token, parts.get(part, ""))
     name = user.get_username()
+    html_name, html_link = escape(name), escape(link)
     subject = subject.replace(LINK_TOKEN, link).replace(NAME_TOKEN, name)
     text = text.replace(LINK_TOKEN, link).replace(NAME_TOKEN, name)
-    html = html.replace(LINK_TOKEN, escape(link)).replace(NAME_TOKEN, escape(name))
-    return subject, text_tidy(text), html_compact(html)
+    html = html.replace(LINK_TOKEN, html_link).replace(NAME_TOKEN, html_name)
+    if "\n" in html:  # a name or link with a line break in it: fold it like the rest
+        html = html_fold(html)
+    return subject, text_tidy(text), html_wrap(
+        html, max(top, parts_top, widest(html_name), widest(html_link)))
 
 
 class OutboxPolicy(Compat32):
