@@ -151,11 +151,19 @@ def ctx_new_phase(n: Notification, zone: str, lang: str) -> dict[str, Any]:
 EMAIL_LINES_CAP = 15
 
 
-def reader_parts(n: Notification, context: dict[str, Any], lang: str) -> dict[str, str]:
+def reader_parts(n: Notification, context: dict[str, Any], lang: str,
+                 renders: dict[Any, str] | None = None) -> dict[str, str]:
     """The parts of a new-phase / your-move email that are the reader's own, rendered:
     ``lines_txt`` / ``lines_html`` (the diary lines this seat may read, or "nothing new")
     and, for a new phase, ``game_txt`` / ``game_html`` (the game's block for this seat).
-    ``context`` is the reader's full context (name, link, phase…)."""
+    ``context`` is the reader's full context (name, link, phase…).
+
+    ``renders``: given when ``context`` is the shared one of a batch (tokens for the
+    reader, ``_contents``), a memo of the renderings by what the reader's parts are made
+    of: readers whose lines (or lines and the game's block) come out the same share one
+    rendering (every seat's "nothing new", the lines all seats may read, the first
+    phase's shopping block), while each reader's lines and block are still worked out
+    for that reader alone."""
     if n.kind not in (K.NEW_PHASE, K.YOUR_TURN):
         return {}
     p = n.payload
@@ -165,18 +173,32 @@ def reader_parts(n: Notification, context: dict[str, Any], lang: str) -> dict[st
     # "your move" carried hundreds of lines before the one that matters)
     more = max(0, len(lines) - EMAIL_LINES_CAP)
     ctx = {**context, "lines": lines[more:], "more": more}
-    parts = {"lines_txt": render_to_string("emails/_lines.txt", ctx),
-             "lines_html": mark_safe(render_to_string("emails/_lines.html", ctx))}
+    shown = (tuple(lines[more:]), more)
+
+    def render(template: str, key: Any) -> str:
+        if renders is None or key is None:
+            return render_to_string(template, ctx)
+        if (template, key) not in renders:
+            renders[(template, key)] = render_to_string(template, ctx)
+        return renders[(template, key)]
+
+    parts = {"lines_txt": render("emails/_lines.txt", shown),
+             "lines_html": mark_safe(render("emails/_lines.html", shown))}
     # news for this reader that coincided with the phase email (their death): on top
     news = news_items(n, p.get("news") or [], profile_for(n.recipient).timezone, lang)
     parts["news_txt"] = render_to_string("emails/_news.txt", {"items": news}) if news else ""
     parts["news_html"] = mark_safe(render_to_string("emails/_news.html", {"items": news})
                                    if news else "")
     if n.kind in (K.NEW_PHASE, K.YOUR_TURN):  # "what you can do now" in both
-        ctx.update(_game_email(n, lang))
+        game = _game_email(n, lang)
+        ctx.update(game)
+        try:  # the block is the same for readers whose lines and game context are
+            key: Any = (shown, json.dumps(game, sort_keys=True))
+        except (TypeError, ValueError):  # not plain data: rendered for this reader alone
+            key = None
         txt, html = ctx.get("game_email_txt"), ctx.get("game_email_html")
-        parts["game_txt"] = render_to_string(txt, ctx) if txt else ""
-        parts["game_html"] = mark_safe(render_to_string(html, ctx) if html else "")
+        parts["game_txt"] = render(txt, key) if txt else ""
+        parts["game_html"] = mark_safe(render(html, key) if html else "")
     return parts
 
 
@@ -420,7 +442,8 @@ def _contents(n: Notification, zone: str, lang: str, link: str) -> tuple[str, st
     parts_key = (*key, json.dumps(n.payload, sort_keys=True, default=str))
     if parts_key not in memo:
         parts = reader_parts(n, {**base, "notification": None, "user": _AnyReader(),
-                                 "unsubscribe_url": LINK_TOKEN, **shared}, lang)
+                                 "unsubscribe_url": LINK_TOKEN, **shared}, lang,
+                             renders=memo.setdefault(("renders", *key), {}))
         parts = {part: text_tidy_inner(value) if part.endswith("_txt") else html_fold(value)
                  for part, value in parts.items()}
         memo[parts_key] = (parts, max((widest(value) for part, value in parts.items()
