@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from email.encoders import encode_7or8bit
 from email.mime.base import MIMEBase
 from email.policy import Compat32
 from email.utils import formatdate, make_msgid
@@ -474,11 +473,29 @@ class OutboxPolicy(Compat32):
     might fold it (``tests/games/test_outbox_email.py`` compares the bytes)."""
 
     def fold_binary(self, name: str, value: Any) -> bytes:
-        if (isinstance(value, str) and value.isascii() and "\n" not in value
+        key = ((name, value, self.linesep, self.max_line_length, self.cte_type)
+               if isinstance(value, str) else None)
+        folded = _FOLDED.get(key) if key is not None else None
+        if folded is not None:
+            return folded
+        if (key is not None and value.isascii() and "\n" not in value
                 and "\r" not in value and len(name) + 2 + len(value) <= MAX_HEADER_LINE):
-            return f"{name}: {value}{self.linesep}".encode("ascii")
-        return super().fold_binary(name, value)
+            folded = f"{name}: {value}{self.linesep}".encode("ascii")
+        else:
+            folded = super().fold_binary(name, value)
+        if key is not None:
+            # the lines of the headers every message repeats (the parts' Content-Type,
+            # MIME-Version and Content-Transfer-Encoding, the sender...) are kept: a
+            # lookup instead of checking and encoding them again; bounded, it starts
+            # over when full (a value seen once, like the recipient, costs one lookup)
+            if len(_FOLDED) >= FOLDED_MEMO:
+                _FOLDED.clear()
+            _FOLDED[key] = folded
+        return folded
 
+
+FOLDED_MEMO = 512
+_FOLDED: dict[tuple[Any, ...], bytes] = {}
 
 MAX_HEADER_LINE = 998  # RFC 5322 2.1.1, without the line end
 
@@ -494,7 +511,7 @@ class _MIMEPart(MIMEMixin, MIMEBase):
 
 def _text_part(text: str, subtype: str) -> Any:
     """A ``text/<subtype>; charset="utf-8"`` part, as Django's ``SafeMIMEText`` makes it
-    (7bit or 8bit by ``email.encoders.encode_7or8bit``; Django's own, quoted-printable,
+    (7bit or 8bit as ``email.encoders.encode_7or8bit`` decides; Django's own, quoted-printable,
     when a line is longer than SMTP allows), without setting the charset twice (the
     library's ``set_charset`` re-parses the ``Content-Type`` it has just written)."""
     data = text.encode("utf-8")
@@ -502,7 +519,8 @@ def _text_part(text: str, subtype: str) -> Any:
         return SafeMIMEText(text, subtype, "utf-8")
     part = _MIMEPart("text", subtype, charset="utf-8")
     part.set_payload(data)
-    encode_7or8bit(part)
+    # what encode_7or8bit writes (it decodes the payload back to find out)
+    part["Content-Transfer-Encoding"] = "7bit" if data.isascii() else "8bit"
     return part
 
 
