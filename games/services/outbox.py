@@ -26,8 +26,10 @@ the outbox id and the server's reason.
 from __future__ import annotations
 
 import logging
+import select
 import smtplib
 import time
+import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -171,22 +173,120 @@ _MARK_SENT = ("UPDATE {table} SET sent_at = %s, claimed_until = NULL, "
               "error = '' WHERE id = %s")
 
 
+class _Marker:
+    """``mark(row)`` after each accepted message, ``settle()`` before any other statement
+    on the connection (see :func:`_marker`). Synchronous: ``settle`` has nothing to do."""
+
+    def __init__(self, mark: Callable[[Notification], None]) -> None:
+        self.mark = mark
+
+    def __call__(self, row: Notification) -> None:
+        self.mark(row)
+
+    def settle(self) -> None:
+        pass
+
+
+class _SentMarker(_Marker):
+    """The marks on PostgreSQL outside a transaction: each ``UPDATE`` (a statement
+    prepared once per connection, ``_MARK_PREPARED``) handed to the server without
+    waiting for its answer, which is read before the next statement goes. The server
+    runs and commits each one on its own (autocommit: the protocol's Sync goes with it),
+    whether or not the sender is still there to read the answer; the round trip overlaps
+    the next message's exchange with the SMTP server instead of being one more wait per
+    email (after which the process starts on cold caches). A failed mark is raised at
+    the next ``mark`` or ``settle``."""
+
+    NAME = b"pbw_outbox_mark_sent"
+
+    def __init__(self, sql: str) -> None:
+        from psycopg import pq
+
+        self.conn = connection.connection
+        self.pg = self.conn.pgconn
+        self.ok = pq.ExecStatus.COMMAND_OK
+        self.pending = False
+        if self.conn not in _MARK_PREPARED:
+            self._check(self.pg.prepare(self.NAME, _numbered(sql).encode(), None))
+            _MARK_PREPARED.add(self.conn)
+
+    def _check(self, result: Any) -> None:
+        if result is not None and result.status != self.ok:
+            import psycopg.errors
+
+            with connection.wrap_database_errors:
+                raise psycopg.errors.error_from_result(result, encoding="utf-8")
+
+    def _wait(self, read: bool) -> None:
+        fd = self.pg.socket
+        ready = select.select([fd] if read else [], [] if read else [fd], [],
+                              MARK_TIMEOUT_SECONDS)
+        if not any(ready):
+            from django.db import OperationalError
+
+            raise OperationalError("the database did not answer a sent mark in time")
+
+    def __call__(self, row: Notification) -> None:
+        self.settle()
+        with connection.wrap_database_errors:
+            self.pg.send_query_prepared(self.NAME, [timezone_now().isoformat().encode(),
+                                                    str(row.pk).encode()])
+            while self.pg.flush():  # all of it handed to the kernel before the next message
+                self._wait(read=False)
+        self.pending = True
+
+    def settle(self) -> None:
+        if not self.pending:
+            return
+        self.pending = False
+        with connection.wrap_database_errors:
+            self.pg.consume_input()
+            while self.pg.is_busy():
+                self._wait(read=True)
+                self.pg.consume_input()
+            failed = None
+            while (result := self.pg.get_result()) is not None:
+                if result.status != self.ok and failed is None:
+                    failed = result
+        self._check(failed)
+
+
+#: psycopg connections on which the mark is prepared (a new connection prepares it again)
+_MARK_PREPARED: weakref.WeakSet[Any] = weakref.WeakSet()
+MARK_TIMEOUT_SECONDS = 30
+
+
+def _numbered(sql: str) -> str:
+    """``%s`` placeholders as PostgreSQL's ``$1``, ``$2``…"""
+    parts = sql.split("%s")
+    return "".join(part + (f"${i}" if i < len(parts) else "")
+                   for i, part in enumerate(parts, start=1))
+
+
 @contextmanager
-def _marker() -> Iterator[Callable[[Notification], None]]:
+def _marker(*, overlap: bool = False) -> Iterator[_Marker]:
     """``mark(row)``: the server accepted this row's message, say so now, before the next
     one goes (a sender killed later re-sends none of the messages already marked). One
     plain statement per message, stamped by the application's clock (the one the quiet
     periods are reckoned by; the ORM's ``filter().update()`` cost three times the CPU,
-    paid per email). On PostgreSQL it is a prepared statement on a cursor of psycopg's
-    own on Django's connection (bound parameters, planned once per connection: half the
-    client's CPU of Django's cursor, which interpolates every statement anew), its errors
-    Django's as on any cursor.
+    paid per email). ``mark.settle()``: before any other statement in between.
+
+    With ``overlap`` (the email sender, whose only other statements between marks follow
+    a failed message, after ``settle``) on PostgreSQL outside a transaction (the mail
+    workers) it is :class:`_SentMarker`: the statement is on its way to the server before
+    the next message goes, and its answer is read while that message is being sent.
+    Otherwise on PostgreSQL (a channel's sender, which may query between its verdicts;
+    tests and callers inside ``atomic``) a prepared statement on a cursor of psycopg's
+    own, run and answered one at a time; elsewhere (SQLite) Django's cursor. Errors are
+    Django's.
 
     On PostgreSQL the marks are committed without waiting for the WAL flush
     (``synchronous_commit = off``, for this sending only): each is visible to every other
     sender at once and survives the sender being killed; only a crash of PostgreSQL itself
     may lose the last fraction of a second of marks, whose messages are then sent again
-    (at least once, same Message-ID). Waiting for the flush cost a disk sync per email."""
+    (at least once, same Message-ID). Waiting for the flush cost a disk sync per email. A
+    lost database connection mid-batch is seen one message later: that batch may send
+    two messages again (a killed sender, one)."""
     sql = _MARK_SENT.format(table=connection.ops.quote_name(Notification._meta.db_table))
     postgres = connection.vendor == "postgresql"
     relaxed = postgres and not connection.in_atomic_block
@@ -194,7 +294,13 @@ def _marker() -> Iterator[Callable[[Notification], None]]:
         if relaxed:
             cursor.execute("SET synchronous_commit TO off")
         try:
-            if postgres:
+            if relaxed and overlap:
+                marker: _Marker = _SentMarker(sql)
+                try:
+                    yield marker
+                finally:
+                    marker.settle()
+            elif postgres:
                 import psycopg
 
                 raw = psycopg.Cursor(connection.connection)  # server-side binding
@@ -204,11 +310,11 @@ def _marker() -> Iterator[Callable[[Notification], None]]:
                     with errors:
                         raw.execute(sql, (timezone_now(), row.pk), prepare=True)
                 try:
-                    yield mark
+                    yield _Marker(mark)
                 finally:
                     raw.close()
             else:
-                yield lambda row: cursor.execute(sql, [timezone_now(), row.pk])
+                yield _Marker(lambda row: cursor.execute(sql, [timezone_now(), row.pk]))
         finally:
             if relaxed:
                 cursor.execute("SET synchronous_commit TO DEFAULT")
@@ -378,7 +484,7 @@ def _deliver(ready: list[tuple[Notification, object]], now: datetime,
         _retry_or_fail([row for row, _ in items], f"connect: {exc!r}", now, report)
         return
     try:
-        with _marker() as mark:
+        with _marker(overlap=True) as mark:
             _send_each(_sender(mailer), items, now, report, mark)
     finally:
         try:
@@ -439,12 +545,12 @@ def _sender(mailer) -> Callable[[Any], None]:
 
 
 def _send_each(send: Callable[[Any], None], items: list[tuple[Notification, Any]],
-               now: datetime, report: BatchReport,
-               mark: Callable[[Notification], None]) -> None:
+               now: datetime, report: BatchReport, mark: _Marker) -> None:
     for index, (row, item) in enumerate(items):
         try:
             send(item)  # the connection is open: nothing here opens or closes it
         except Exception as exc:  # noqa: BLE001 - sorted below
+            mark.settle()  # the last mark answered before other statements go
             if _permanent(exc):
                 Notification.objects.filter(pk=row.pk).update(
                     failed_at=now, claimed_until=None, error=repr(exc)[:2000])
