@@ -410,6 +410,11 @@ def _render(n: Notification, context: dict[str, Any]) -> tuple[str, str, str]:
             render_to_string(f"emails/{n.kind}-body.html", context))
 
 
+def _base_context(n: Notification) -> dict[str, Any]:
+    return {"notification": n, "match": n.match, "match_url": match_url(n.match),
+            "site_name": settings.SITE_NAME, "site_url": settings.SITE_URL}
+
+
 def _contents(n: Notification, zone: str, lang: str, link: str) -> tuple[str, str, str]:
     """Subject, text and HTML of ``n`` for its reader. Shared kinds are rendered once per
     (kind, language, zone, phase) and Match object (one per match and batch) with tokens
@@ -417,9 +422,8 @@ def _contents(n: Notification, zone: str, lang: str, link: str) -> tuple[str, st
     batch of a close's emails costs one rendering of the body, and per reader only its
     diary lines and the game's block."""
     user = n.recipient
-    base = {"notification": n, "match": n.match, "match_url": match_url(n.match),
-            "site_name": settings.SITE_NAME, "site_url": settings.SITE_URL}
     if n.kind not in SHARED_KINDS or n.match is None:
+        base = _base_context(n)
         context = {**base, "user": user, "unsubscribe_url": link,
                    **builder(n.kind)(n, zone, lang)}
         subject, text, html = _render(n, {**context, **reader_parts(n, context, lang)})
@@ -430,9 +434,9 @@ def _contents(n: Notification, zone: str, lang: str, link: str) -> tuple[str, st
         # the shared body is tidied (text) and folded (HTML) here, once: per reader only
         # the seams where their parts go in are left to tidy, and the lines to wrap
         shared = builder(n.kind)(n, zone, lang)
-        subject, text, html = _render(n, {**base, "notification": None, "user": _AnyReader(),
-                                          "unsubscribe_url": LINK_TOKEN, **shared,
-                                          **PART_TOKENS})
+        subject, text, html = _render(n, {**_base_context(n), "notification": None,
+                                          "user": _AnyReader(), "unsubscribe_url": LINK_TOKEN,
+                                          **shared, **PART_TOKENS})
         html = html_fold(html)
         memo[key] = (shared, subject, text_tidy_inner(text), html, widest(html))
     shared, subject, text, html, top = memo[key]
@@ -440,7 +444,7 @@ def _contents(n: Notification, zone: str, lang: str, link: str) -> tuple[str, st
     # per batch for a reader with several emails; their name and link are tokens too
     parts_key = (*key, json.dumps(n.payload, sort_keys=True, default=str))
     if parts_key not in memo:
-        parts = reader_parts(n, {**base, "notification": None, "user": _AnyReader(),
+        parts = reader_parts(n, {**_base_context(n), "notification": None, "user": _AnyReader(),
                                  "unsubscribe_url": LINK_TOKEN, **shared}, lang,
                              renders=memo.setdefault(("renders", *key), {}))
         parts = {part: text_tidy_inner(value) if part.endswith("_txt") else html_fold(value)

@@ -125,7 +125,8 @@ def _claim_rows(*, now: datetime, limit: int, ids: list[int] | None) -> list[Not
         return list(Notification.objects.filter(pk__in=picked).order_by("pk")) if picked else []
     quote = connection.ops.quote_name
     sql = _CLAIM_ROWS.format(
-        table=quote(Notification._meta.db_table), only=" AND id = ANY(%s)" if ids is not None else "",
+        table=quote(Notification._meta.db_table),
+        only=" AND id = ANY(%s)" if ids is not None else "",
         columns=", ".join(quote(f.column) for f in Notification._meta.concrete_fields))
     lease = now + timedelta(seconds=settings.EMAIL_CLAIM_SECONDS)
     params: list[Any] = [lease, now, now, *([list(ids)] if ids is not None else []), limit]
@@ -204,6 +205,8 @@ class _SentMarker(_Marker):
 
         self.conn = connection.connection
         self.pg = self.conn.pgconn
+        # Django's error wrapper, looked up once (``connection`` is a per-context lookup)
+        self.errors = connection.wrap_database_errors
         self.ok = pq.ExecStatus.COMMAND_OK
         self.pending = False
         if self.conn not in _MARK_PREPARED:
@@ -228,7 +231,7 @@ class _SentMarker(_Marker):
 
     def __call__(self, row: Notification) -> None:
         self.settle()
-        with connection.wrap_database_errors:
+        with self.errors:
             self.pg.send_query_prepared(self.NAME, [timezone_now().isoformat().encode(),
                                                     str(row.pk).encode()])
             while self.pg.flush():  # all of it handed to the kernel before the next message
@@ -239,7 +242,7 @@ class _SentMarker(_Marker):
         if not self.pending:
             return
         self.pending = False
-        with connection.wrap_database_errors:
+        with self.errors:
             self.pg.consume_input()
             while self.pg.is_busy():
                 self._wait(read=True)
