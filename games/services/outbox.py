@@ -9,18 +9,22 @@ A row moves through these states (all columns of ``games.Notification``):
   same row; a sender that dies leaves the lease to expire, and the beat task
   ``notifications_send_pending`` (every 30 s) finds the row due again;
 - *sent*: ``sent_at`` is written right after the SMTP server accepted that message, one
-  row at a time (a sender killed between the server's "250" and that write re-sends only
-  the one message in flight, with the same ``Message-ID`` so the copy is recognisable);
+  row at a time, the statement on its way before the next message goes (a sender killed
+  between the server's "250" and that write re-sends only the one message in flight,
+  with the same ``Message-ID`` so the copy is recognisable);
 - *retry*: a temporary failure (connection refused, 4xx, timeout) releases the lease and
   sets ``next_attempt_at`` with exponential backoff (30 s doubling, at most an hour);
 - *failed*: a permanent refusal of the address (5xx to ``RCPT``/``DATA``) at once, or any
   failure once the row is ``EMAIL_RETRY_HOURS`` (24) old; the admin's outbox list and the
   reader's profile page show it.
 
-One batch = one claim statement and one SMTP connection of Django's email backend; each
-message goes through ``send_messages`` on it (Django builds the MIME, ``smtplib`` speaks
-SMTP) and its row is marked the moment the server accepts it. Every failure is logged with
-the outbox id and the server's reason.
+One batch = one claim statement (which also reads the rows) and one SMTP connection of
+Django's email backend. The batch is rendered, and its messages built (Django's
+``EmailMultiAlternatives``, the standard library's MIME classes and generator) and
+flattened, before the connection opens; then each goes by ``smtplib``'s ``sendmail`` on
+the backend's connection (what its ``send_messages`` does, message by message so each gets
+its own verdict) and its row is marked the moment the server accepts it. Every failure is
+logged with the outbox id and the server's reason.
 """
 
 from __future__ import annotations
