@@ -225,10 +225,9 @@ class _SentMarker(_Marker):
                 raise psycopg.errors.error_from_result(result, encoding="utf-8")
 
     def _wait(self, read: bool) -> None:
-        fd = self.pg.socket
-        ready = select.select([fd] if read else [], [] if read else [fd], [],
-                              MARK_TIMEOUT_SECONDS)
-        if not any(ready):
+        poll = select.poll()  # (select.select refuses descriptors past 1023)
+        poll.register(self.pg.socket, select.POLLIN if read else select.POLLOUT)
+        if not poll.poll(MARK_TIMEOUT_SECONDS * 1000):
             from django.db import OperationalError
 
             raise OperationalError("the database did not answer a sent mark in time")
