@@ -11,18 +11,16 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import secrets
-from email.mime.base import MIMEBase
 from email.policy import Compat32
-from email.utils import formatdate, make_msgid
+from email.utils import formataddr, parseaddr
+from functools import lru_cache
 from typing import Any, Callable
 
 from django.conf import settings
 from django.db.models import Q
 from django.core.mail import EmailMultiAlternatives
-from django.core.mail.message import (RFC5322_EMAIL_LINE_LENGTH_LIMIT, MIMEMixin, SafeMIMEText,
-                                       forbid_multi_line_headers)
-from django.core.mail.utils import DNS_NAME
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils import translation
@@ -507,86 +505,73 @@ MAX_HEADER_LINE = 998  # RFC 5322 2.1.1, without the line end
 OUTBOX_POLICY = OutboxPolicy()
 
 
-class _MIMEPart(MIMEMixin, MIMEBase):
-    """A MIME entity of the standard library (``email.mime.base.MIMEBase``: its
-    ``Content-Type`` written with its parameters by ``add_header``, and ``MIME-Version``),
-    flattened as Django flattens its own (``MIMEMixin``: no "From " mangling)."""
+#: an address Django's ``sanitize_address`` gives back as it is, parsed or not (ASCII
+#: dot-atoms, at most a plain display name): such a one may be handed over as the pair
+#: ``(name, address)``, which it takes without its address parser
+_PLAIN_ADDRESS = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9.-]+")
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9 .'-]*")
 
 
-def _text_part(text: str, subtype: str) -> Any:
-    """A ``text/<subtype>; charset="utf-8"`` part, as Django's ``SafeMIMEText`` makes it
-    (7bit or 8bit as ``email.encoders.encode_7or8bit`` decides; Django's own, quoted-printable,
-    when a line is longer than SMTP allows), without setting the charset twice (the
-    library's ``set_charset`` re-parses the ``Content-Type`` it has just written)."""
-    data = text.encode("utf-8")
-    if data and max(map(len, data.splitlines())) > RFC5322_EMAIL_LINE_LENGTH_LIMIT:
-        return SafeMIMEText(text, subtype, "utf-8")
-    part = _MIMEPart("text", subtype, charset="utf-8")
-    part.set_payload(data)
-    # what encode_7or8bit writes (it decodes the payload back to find out)
-    part["Content-Transfer-Encoding"] = "7bit" if data.isascii() else "8bit"
-    return part
+@lru_cache(maxsize=4096)
+def envelope_pair(address: str) -> str | tuple[str, str]:
+    """``address`` as ``(display name, address)`` when Django's ``sanitize_address``
+    turns the pair into exactly what it turns the text into, else the text.
 
-
-def _header_value(name: str, value: Any) -> str:
-    """``value`` as Django's ``forbid_multi_line_headers`` leaves it (a line break is a
-    ``BadHeaderError``, a non-ASCII value an encoded word or a sanitized address), except
-    that an ASCII subject is not run through ``email.header.Header`` (OutboxPolicy writes
-    it on its one line)."""
-    value = str(value)
-    if name == "Subject" and value.isascii() and "\n" not in value and "\r" not in value:
-        return value
-    return forbid_multi_line_headers(name, value, "utf-8")[1]
+    ``sanitize_address`` parses a text with the standard library's header parser, about
+    a tenth of a millisecond per address (two per email); a pair it only checks and
+    formats. Memoised per process (the sender's address is in every email, a reader's in
+    each of theirs)."""
+    name, addr = parseaddr(address)
+    if (not _PLAIN_ADDRESS.fullmatch(addr) or not _PLAIN_NAME.fullmatch(name)
+            or formataddr((name, addr)) != address.strip()):
+        return address
+    return (name, addr)
 
 
 class OutboxEmail(EmailMultiAlternatives):
-    """An outbox email: Django's message, its MIME built with the standard library's
-    classes and flattened by its generator under :class:`OutboxPolicy` (part for part,
-    header for header what Django builds; ``tests/games/test_outbox_email.py`` compares).
+    """An outbox email: Django's, flattened by the standard library's generator under
+    :class:`OutboxPolicy`, with its MIME boundary chosen when the message is built (a
+    random token; left unset, the generator picks one per message by compiling a regular
+    expression and scanning the whole text with it).
 
-    Django's ``message()`` costs most of the CPU an email costs the sender: each part's
-    charset is set twice (the second time re-parsing the ``Content-Type`` just written),
-    the boundary is set by re-parsing the root's, and every header goes through
-    ``email.header.Header``. Here each part is made with its parameters in one
-    ``add_header``, the boundary is a random token chosen up front (left unset, the
-    generator picks one per message by scanning the whole text with a regular
-    expression), and the headers are Django's checks without the ``Header`` pass for
-    plain ASCII. Anything else (attachments, Cc, Reply-To, a non-text alternative) is
-    Django's own ``message()``."""
+    ``freeze()`` (the outbox, before its SMTP connection opens): the message built and
+    flattened now, for Django's SMTP backend to send as it is, and the envelope's
+    addresses as the pairs ``sanitize_address`` takes without parsing
+    (:func:`envelope_pair`); the ``From`` header keeps the text."""
+
+    _frozen: Any = None
 
     def message(self) -> Any:
-        if (self.attachments or self.cc or self.reply_to or not self.body
-                or (self.encoding or settings.DEFAULT_CHARSET).lower() != "utf-8"
-                or any(not mimetype.startswith("text/") for _c, mimetype in self.alternatives)):
-            msg = super().message()
-            if msg.is_multipart():
-                msg.set_boundary(f"=_{secrets.token_hex(16)}")
-            msg.policy = OUTBOX_POLICY  # the generator folds with the message's policy
-            return msg
-        if self.alternatives:
-            msg = _MIMEPart("multipart", "alternative", policy=OUTBOX_POLICY,
-                            boundary=f"=_{secrets.token_hex(16)}")
-            msg.attach(_text_part(self.body, self.content_subtype))
-            for content, mimetype in self.alternatives:
-                msg.attach(_text_part(content, mimetype.split("/", 1)[1]))
-        else:
-            msg = _text_part(self.body, self.content_subtype)
-            msg.policy = OUTBOX_POLICY
-        headers = self.extra_headers
-        msg["Subject"] = _header_value("Subject", self.subject)
-        msg["From"] = _header_value("From", headers.get("From", self.from_email))
-        to = headers.get("To") or ", ".join(str(v) for v in self.to)
-        if to:
-            msg["To"] = _header_value("To", to)
-        names = {key.lower() for key in headers}
-        if "date" not in names:
-            msg["Date"] = formatdate(localtime=settings.EMAIL_USE_LOCALTIME)
-        if "message-id" not in names:
-            msg["Message-ID"] = make_msgid(domain=DNS_NAME)
-        for name, value in headers.items():
-            if name.lower() not in {"from", "to", "cc", "reply-to"}:
-                msg[name] = _header_value(name, value)
+        if self._frozen is not None:
+            return self._frozen
+        msg = super().message()
+        if msg.is_multipart():
+            msg.set_boundary(f"=_{secrets.token_hex(16)}")
+        msg.policy = OUTBOX_POLICY  # the generator folds with the message's policy
         return msg
+
+    def freeze(self, linesep: str = "\r\n") -> None:
+        """Build and flatten the message now (with ``linesep``, SMTP's by default); from
+        then on ``message()`` is that message, whose ``as_bytes`` with the same line ends
+        gives those bytes without flattening it again (Django's SMTP backend calls
+        exactly that). Nothing about the email may change after this."""
+        msg = self.message()
+        wire = msg.as_bytes(linesep=linesep)
+        flatten = msg.as_bytes
+
+        def as_bytes(unixfrom: bool = False, linesep: str = "\n") -> bytes:
+            return (wire if not unixfrom and linesep == frozen_linesep
+                    else flatten(unixfrom=unixfrom, linesep=linesep))
+        frozen_linesep = linesep
+        msg.as_bytes = as_bytes
+        self._frozen = msg
+        self.extra_headers.setdefault("From", self.from_email)  # the header: the text
+        self.from_email = envelope_pair(self.from_email)
+
+    def recipients(self) -> list[Any]:
+        """Django's, each address as :func:`envelope_pair` gives it (the backend only
+        hands them to ``sanitize_address`` for the envelope; the headers keep ``to``)."""
+        return [envelope_pair(address) for address in super().recipients()]
 
 
 def build(n: Notification) -> EmailMultiAlternatives:

@@ -20,10 +20,10 @@ A row moves through these states (all columns of ``games.Notification``):
 
 One batch = one claim statement (which also reads the rows) and one SMTP connection of
 Django's email backend. The batch is rendered, and its messages built (Django's
-``EmailMultiAlternatives``, the standard library's MIME classes and generator) and
-flattened, before the connection opens; then each goes by ``smtplib``'s ``sendmail`` on
-the backend's connection (what its ``send_messages`` does, message by message so each gets
-its own verdict) and its row is marked the moment the server accepts it. Every failure is
+``EmailMultiAlternatives``; the standard library's MIME and generator underneath) and
+flattened, before the connection opens (``OutboxEmail.freeze``); then each goes through
+the backend's ``send_messages`` (``smtplib`` speaks SMTP), message by message so each
+gets its own verdict, and its row is marked the moment the server accepts it. Every failure is
 logged with the outbox id and the server's reason.
 """
 
@@ -36,7 +36,6 @@ import time
 import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import lru_cache
 from datetime import datetime, timedelta
 from typing import Any, Callable, Iterator
 from urllib.parse import urlsplit
@@ -45,7 +44,6 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import get_connection
 from django.core.mail.backends.smtp import EmailBackend as SMTPBackend
-from django.core.mail.message import sanitize_address
 from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils.timezone import now as timezone_now
@@ -473,14 +471,14 @@ def _deliver(ready: list[tuple[Notification, object]], now: datetime,
              report: BatchReport) -> None:
     """Send over one connection, message by message; sort each into sent / retry / failed.
 
-    Through Django's SMTP backend the whole batch is flattened to what goes on the wire
-    first (``_wire``), then sent: the message building and the standard library's
-    generator run back to back for the batch, not between two waits for the server,
-    after each of which the process starts on cold caches (under load that tripled
-    their CPU)."""
+    Through Django's SMTP backend the whole batch is built and flattened for the wire
+    first (``_flatten``), then sent by the backend: the message building and the standard
+    library's generator run back to back for the batch, not between two waits for the
+    server, after each of which the process starts on cold caches (under load that
+    tripled their CPU)."""
     mailer = get_connection(fail_silently=False)
     items: list[tuple[Notification, Any]] = list(ready)
-    if type(mailer) is SMTPBackend:  # noqa: E721 - a subclass may send its own way
+    if isinstance(mailer, SMTPBackend):  # it sends message().as_bytes(linesep="\r\n")
         items = _flatten(ready, now, report)
         if not items:
             return
@@ -499,55 +497,28 @@ def _deliver(ready: list[tuple[Notification, object]], now: datetime,
             pass
 
 
-@lru_cache(maxsize=4096)
-def _envelope_address(address: str, encoding: str) -> str:
-    """An address as Django's SMTP backend gives it to ``smtplib`` (``sanitize_address``:
-    the standard library's address parser, a tenth of a millisecond a call), once per
-    address and process: the sender's is the same in every message, a reader's in every
-    email they get."""
-    return sanitize_address(address, encoding)
-
-
-def _wire(message: Any) -> tuple[str, list[str], bytes] | None:
-    """What Django's SMTP backend hands ``smtplib.sendmail`` for ``message`` (its
-    ``_send``: the envelope's addresses through ``sanitize_address``, memoised here by
-    ``_envelope_address``; the MIME flattened with CRLF); None: no recipient (Django
-    sends nothing and raises nothing)."""
-    encoding = message.encoding or settings.DEFAULT_CHARSET
-    recipients = [_envelope_address(a, encoding) for a in message.recipients()]
-    if not recipients:
-        return None
-    return (_envelope_address(message.from_email, encoding), recipients,
-            message.message().as_bytes(linesep="\r\n"))
-
-
 def _flatten(ready: list[tuple[Notification, object]], now: datetime,
              report: BatchReport) -> list[tuple[Notification, Any]]:
-    """``_wire`` of each message; one that cannot be built (a header with a line break)
-    is a retry of that row only, as a failed send is."""
+    """Each message built and flattened for the wire now (``OutboxEmail.freeze``); one
+    that cannot be built (a header with a line break) is a retry of that row only, as a
+    failed send is."""
     out: list[tuple[Notification, Any]] = []
     for row, message in ready:
         try:
-            out.append((row, _wire(message)))
+            message.freeze()  # type: ignore[attr-defined]
         except Exception as exc:  # noqa: BLE001 - the rest of the batch still goes
             log.error("notification %s could not be built", row.pk, exc_info=exc)
             _retry_or_fail([row], f"message: {exc!r}", now, report)
+            continue
+        out.append((row, message))
     return out
 
 
 def _sender(mailer) -> Callable[[Any], None]:
-    """``send(item)`` over the open connection ``mailer``: Django's SMTP backend,
-    ``smtplib``'s ``sendmail`` of the item (``_wire``) on the backend's connection, its
-    exceptions raised; any other backend (console, locmem, a third party's), its
-    ``send_messages`` of the item (the message)."""
-    if type(mailer) is not SMTPBackend:  # noqa: E721
-        return lambda message: mailer.send_messages([message])
-    smtp = mailer.connection
-
-    def send(wire: tuple[str, list[str], bytes] | None) -> None:
-        if wire is not None:
-            smtp.sendmail(*wire)
-    return send
+    """``send(message)`` over the open connection ``mailer``: its ``send_messages`` of
+    that one message (Django's SMTP backend: ``smtplib``'s ``sendmail`` of the frozen
+    message, its exceptions raised)."""
+    return lambda message: mailer.send_messages([message])
 
 
 def _send_each(send: Callable[[Any], None], items: list[tuple[Notification, Any]],
