@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import secrets
 from email.policy import Compat32
+from email.utils import formataddr, parseaddr
+from functools import lru_cache
 from typing import Any, Callable
 
 from django.conf import settings
@@ -29,7 +32,8 @@ from accounts.profiles import profile_for
 from games import registry, selectors
 from games.registry import UnknownGame, get_game
 from games.lib.dates import format_local
-from games.lib.emailtext import html_compact, text_tidy
+from games.lib.emailtext import (html_compact, html_fold, html_wrap, text_tidy, text_tidy_inner,
+                                 widest)
 from games.lib.text import outcome_text
 from games.lib.unsubscribe import unsubscribe_url
 from games.models import DiaryEntry, Match, Notification, Phase
@@ -144,11 +148,19 @@ def ctx_new_phase(n: Notification, zone: str, lang: str) -> dict[str, Any]:
 EMAIL_LINES_CAP = 15
 
 
-def reader_parts(n: Notification, context: dict[str, Any], lang: str) -> dict[str, str]:
+def reader_parts(n: Notification, context: dict[str, Any], lang: str,
+                 renders: dict[Any, str] | None = None) -> dict[str, str]:
     """The parts of a new-phase / your-move email that are the reader's own, rendered:
     ``lines_txt`` / ``lines_html`` (the diary lines this seat may read, or "nothing new")
     and, for a new phase, ``game_txt`` / ``game_html`` (the game's block for this seat).
-    ``context`` is the reader's full context (name, link, phase…)."""
+    ``context`` is the reader's full context (name, link, phase…).
+
+    ``renders``: given when ``context`` is the shared one of a batch (tokens for the
+    reader, ``_contents``), a memo of the renderings by what the reader's parts are made
+    of: readers whose lines (or lines and the game's block) come out the same share one
+    rendering (every seat's "nothing new", the lines all seats may read, the first
+    phase's shopping block), while each reader's lines and block are still worked out
+    for that reader alone."""
     if n.kind not in (K.NEW_PHASE, K.YOUR_TURN):
         return {}
     p = n.payload
@@ -158,18 +170,32 @@ def reader_parts(n: Notification, context: dict[str, Any], lang: str) -> dict[st
     # "your move" carried hundreds of lines before the one that matters)
     more = max(0, len(lines) - EMAIL_LINES_CAP)
     ctx = {**context, "lines": lines[more:], "more": more}
-    parts = {"lines_txt": render_to_string("emails/_lines.txt", ctx),
-             "lines_html": mark_safe(render_to_string("emails/_lines.html", ctx))}
+    shown = (tuple(lines[more:]), more)
+
+    def render(template: str, key: Any) -> str:
+        if renders is None or key is None:
+            return render_to_string(template, ctx)
+        if (template, key) not in renders:
+            renders[(template, key)] = render_to_string(template, ctx)
+        return renders[(template, key)]
+
+    parts = {"lines_txt": render("emails/_lines.txt", shown),
+             "lines_html": mark_safe(render("emails/_lines.html", shown))}
     # news for this reader that coincided with the phase email (their death): on top
     news = news_items(n, p.get("news") or [], profile_for(n.recipient).timezone, lang)
     parts["news_txt"] = render_to_string("emails/_news.txt", {"items": news}) if news else ""
     parts["news_html"] = mark_safe(render_to_string("emails/_news.html", {"items": news})
                                    if news else "")
     if n.kind in (K.NEW_PHASE, K.YOUR_TURN):  # "what you can do now" in both
-        ctx.update(_game_email(n, lang))
+        game = _game_email(n, lang)
+        ctx.update(game)
+        try:  # the block is the same for readers whose lines and game context are
+            key: Any = (shown, json.dumps(game, sort_keys=True))
+        except (TypeError, ValueError):  # not plain data: rendered for this reader alone
+            key = None
         txt, html = ctx.get("game_email_txt"), ctx.get("game_email_html")
-        parts["game_txt"] = render_to_string(txt, ctx) if txt else ""
-        parts["game_html"] = mark_safe(render_to_string(html, ctx) if html else "")
+        parts["game_txt"] = render(txt, key) if txt else ""
+        parts["game_html"] = mark_safe(render(html, key) if html else "")
     return parts
 
 
@@ -382,6 +408,11 @@ def _render(n: Notification, context: dict[str, Any]) -> tuple[str, str, str]:
             render_to_string(f"emails/{n.kind}-body.html", context))
 
 
+def _base_context(n: Notification) -> dict[str, Any]:
+    return {"notification": n, "match": n.match, "match_url": match_url(n.match),
+            "site_name": settings.SITE_NAME, "site_url": settings.SITE_URL}
+
+
 def _contents(n: Notification, zone: str, lang: str, link: str) -> tuple[str, str, str]:
     """Subject, text and HTML of ``n`` for its reader. Shared kinds are rendered once per
     (kind, language, zone, phase) and Match object (one per match and batch) with tokens
@@ -389,37 +420,50 @@ def _contents(n: Notification, zone: str, lang: str, link: str) -> tuple[str, st
     batch of a close's emails costs one rendering of the body, and per reader only its
     diary lines and the game's block."""
     user = n.recipient
-    base = {"notification": n, "match": n.match, "match_url": match_url(n.match),
-            "site_name": settings.SITE_NAME, "site_url": settings.SITE_URL}
     if n.kind not in SHARED_KINDS or n.match is None:
+        base = _base_context(n)
         context = {**base, "user": user, "unsubscribe_url": link,
                    **builder(n.kind)(n, zone, lang)}
         subject, text, html = _render(n, {**context, **reader_parts(n, context, lang)})
         return subject, text_tidy(text), html_compact(html)
     memo = n.match.__dict__.setdefault("_email_render_memo", {})
-    shared = builder(n.kind)(n, zone, lang)
     key = (n.kind, lang, zone, n.phase_id, n.payload.get("phase_id"))
     if key not in memo:
-        memo[key] = _render(n, {**base, "notification": None, "user": _AnyReader(),
-                                "unsubscribe_url": LINK_TOKEN, **shared, **PART_TOKENS})
-    subject, text, html = memo[key]
+        # the shared body is tidied (text) and folded (HTML) here, once: per reader only
+        # the seams where their parts go in are left to tidy, and the lines to wrap
+        shared = builder(n.kind)(n, zone, lang)
+        subject, text, html = _render(n, {**_base_context(n), "notification": None,
+                                          "user": _AnyReader(), "unsubscribe_url": LINK_TOKEN,
+                                          **shared, **PART_TOKENS})
+        html = html_fold(html)
+        memo[key] = (shared, subject, text_tidy_inner(text), html, widest(html))
+    shared, subject, text, html, top = memo[key]
     # the reader's parts: the same for each row of one seat and range (payload), so once
     # per batch for a reader with several emails; their name and link are tokens too
     parts_key = (*key, json.dumps(n.payload, sort_keys=True, default=str))
     if parts_key not in memo:
-        memo[parts_key] = reader_parts(n, {**base, "notification": None, "user": _AnyReader(),
-                                           "unsubscribe_url": LINK_TOKEN, **shared}, lang)
-    parts = memo[parts_key]
+        parts = reader_parts(n, {**_base_context(n), "notification": None, "user": _AnyReader(),
+                                 "unsubscribe_url": LINK_TOKEN, **shared}, lang,
+                             renders=memo.setdefault(("renders", *key), {}))
+        parts = {part: text_tidy_inner(value) if part.endswith("_txt") else html_fold(value)
+                 for part, value in parts.items()}
+        memo[parts_key] = (parts, max((widest(value) for part, value in parts.items()
+                                       if part.endswith("_html")), default=0))
+    parts, parts_top = memo[parts_key]
     for part, token in PART_TOKENS.items():
         if part.endswith("_txt"):
             text = text.replace(token, parts.get(part, ""))
         else:
             html = html.replace(token, parts.get(part, ""))
     name = user.get_username()
+    html_name, html_link = escape(name), escape(link)
     subject = subject.replace(LINK_TOKEN, link).replace(NAME_TOKEN, name)
     text = text.replace(LINK_TOKEN, link).replace(NAME_TOKEN, name)
-    html = html.replace(LINK_TOKEN, escape(link)).replace(NAME_TOKEN, escape(name))
-    return subject, text_tidy(text), html_compact(html)
+    html = html.replace(LINK_TOKEN, html_link).replace(NAME_TOKEN, html_name)
+    if "\n" in html:  # a name or link with a line break in it: fold it like the rest
+        html = html_fold(html)
+    return subject, text_tidy(text), html_wrap(
+        html, max(top, parts_top, widest(html_name), widest(html_link)))
 
 
 class OutboxPolicy(Compat32):
@@ -431,11 +475,29 @@ class OutboxPolicy(Compat32):
     might fold it (``tests/games/test_outbox_email.py`` compares the bytes)."""
 
     def fold_binary(self, name: str, value: Any) -> bytes:
-        if (isinstance(value, str) and value.isascii() and "\n" not in value
+        key = ((name, value, self.linesep, self.max_line_length, self.cte_type)
+               if isinstance(value, str) else None)
+        folded = _FOLDED.get(key) if key is not None else None
+        if folded is not None:
+            return folded
+        if (key is not None and value.isascii() and "\n" not in value
                 and "\r" not in value and len(name) + 2 + len(value) <= MAX_HEADER_LINE):
-            return f"{name}: {value}{self.linesep}".encode("ascii")
-        return super().fold_binary(name, value)
+            folded = f"{name}: {value}{self.linesep}".encode("ascii")
+        else:
+            folded = super().fold_binary(name, value)
+        if key is not None:
+            # the lines of the headers every message repeats (the parts' Content-Type,
+            # MIME-Version and Content-Transfer-Encoding, the sender...) are kept: a
+            # lookup instead of checking and encoding them again; bounded, it starts
+            # over when full (a value seen once, like the recipient, costs one lookup)
+            if len(_FOLDED) >= FOLDED_MEMO:
+                _FOLDED.clear()
+            _FOLDED[key] = folded
+        return folded
 
+
+FOLDED_MEMO = 512
+_FOLDED: dict[tuple[Any, ...], bytes] = {}
 
 MAX_HEADER_LINE = 998  # RFC 5322 2.1.1, without the line end
 
@@ -443,28 +505,108 @@ MAX_HEADER_LINE = 998  # RFC 5322 2.1.1, without the line end
 OUTBOX_POLICY = OutboxPolicy()
 
 
+#: an address Django's ``sanitize_address`` gives back as it is, parsed or not (ASCII
+#: dot-atoms, at most a plain display name): such a one may be handed over as the pair
+#: ``(name, address)``, which it takes without its address parser
+_PLAIN_ADDRESS = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9.-]+")
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9 .'-]*")
+
+
+@lru_cache(maxsize=4096)
+def envelope_pair(address: str) -> str | tuple[str, str]:
+    """``address`` as ``(display name, address)`` when Django's ``sanitize_address``
+    turns the pair into exactly what it turns the text into, else the text.
+
+    ``sanitize_address`` parses a text with the standard library's header parser, about
+    a tenth of a millisecond per address (two per email); a pair it only checks and
+    formats. Memoised per process (the sender's address is in every email, a reader's in
+    each of theirs)."""
+    name, addr = parseaddr(address)
+    if (not _PLAIN_ADDRESS.fullmatch(addr) or not _PLAIN_NAME.fullmatch(name)
+            or formataddr((name, addr)) != address.strip()):
+        return address
+    return (name, addr)
+
+
 class OutboxEmail(EmailMultiAlternatives):
     """An outbox email: Django's, flattened by the standard library's generator under
     :class:`OutboxPolicy`, with its MIME boundary chosen when the message is built (a
     random token; left unset, the generator picks one per message by compiling a regular
-    expression and scanning the whole text with it)."""
+    expression and scanning the whole text with it).
+
+    ``freeze()`` (the outbox, before its SMTP connection opens): the message built and
+    flattened now, for Django's SMTP backend to send as it is, and the envelope's
+    addresses as the pairs ``sanitize_address`` takes without parsing
+    (:func:`envelope_pair`); the ``From`` header keeps the text."""
+
+    _frozen: Any = None
 
     def message(self) -> Any:
+        if self._frozen is not None:
+            return self._frozen
         msg = super().message()
         if msg.is_multipart():
             msg.set_boundary(f"=_{secrets.token_hex(16)}")
         msg.policy = OUTBOX_POLICY  # the generator folds with the message's policy
         return msg
 
+    def freeze(self, linesep: str = "\r\n") -> None:
+        """Build and flatten the message now (with ``linesep``, SMTP's by default); from
+        then on ``message()`` is that message, whose ``as_bytes`` with the same line ends
+        gives those bytes without flattening it again (Django's SMTP backend calls
+        exactly that). Nothing about the email may change after this."""
+        msg = self.message()
+        wire = msg.as_bytes(linesep=linesep)
+        flatten = msg.as_bytes
+
+        def as_bytes(unixfrom: bool = False, linesep: str = "\n") -> bytes:
+            return (wire if not unixfrom and linesep == frozen_linesep
+                    else flatten(unixfrom=unixfrom, linesep=linesep))
+        frozen_linesep = linesep
+        msg.as_bytes = as_bytes
+        self._frozen = msg
+        self.extra_headers.setdefault("From", self.from_email)  # the header: the text
+        self.from_email = envelope_pair(self.from_email)
+
+    def recipients(self) -> list[Any]:
+        """Django's, each address as :func:`envelope_pair` gives it (the backend only
+        hands them to ``sanitize_address`` for the envelope; the headers keep ``to``)."""
+        return [envelope_pair(address) for address in super().recipients()]
+
 
 def build(n: Notification) -> EmailMultiAlternatives:
     """The email for outbox row ``n``, rendered in the reader's language and zone."""
-    user = n.recipient
-    profile = profile_for(user)
-    zone, lang = profile.timezone, profile.language
-    link = unsubscribe_url(user, n.kind)
+    lang = profile_for(n.recipient).language
     with translation.override(lang):
-        subject, text, html = _contents(n, zone, lang, link)
+        return _build(n, lang)
+
+
+def build_many(rows: list[Notification]) -> list[tuple[Notification, Any]]:
+    """``build`` for a batch: ``(row, email)`` for each row, or ``(row, exception)`` for a
+    row whose rendering failed (the others still go). The rows are taken a language at a
+    time, the language activated once for its group (activating it is a thread-local
+    swap and a catalogue lookup, a fifth of what rendering a shared email costs), in the
+    batch's order within each group."""
+    groups: dict[str, list[Notification]] = {}
+    for n in rows:
+        groups.setdefault(profile_for(n.recipient).language, []).append(n)
+    out: list[tuple[Notification, Any]] = []
+    for lang, group in groups.items():
+        with translation.override(lang):
+            for n in group:
+                try:
+                    out.append((n, _build(n, lang)))
+                except Exception as exc:  # noqa: BLE001 - the caller retries that row only
+                    out.append((n, exc))
+    return out
+
+
+def _build(n: Notification, lang: str) -> EmailMultiAlternatives:
+    """``build`` with ``lang`` (the reader's) already active."""
+    user = n.recipient
+    zone = profile_for(user).timezone
+    link = unsubscribe_url(user, n.kind)
+    subject, text, html = _contents(n, zone, lang, link)
     message = OutboxEmail(
         subject=subject, body=text, from_email=settings.DEFAULT_FROM_EMAIL, to=[user.email],
         headers={"List-Unsubscribe": f"<{link}>",

@@ -24,11 +24,32 @@ HTML_LINE_BYTES = 500
 
 def html_compact(html: str) -> str:
     """``html`` with line breaks folded into single spaces, wrapped at spaces."""
-    flat = _FOLD.sub(" ", html).strip()
+    return html_wrap(html_fold(html))
+
+
+def html_fold(html: str) -> str:
+    """``html`` with each run of whitespace that holds a line break folded into one space,
+    and without whitespace at either end: ``html_compact`` before the wrapping (a body
+    made of pieces folded apart is folded, and wraps as ``html_compact`` wraps it)."""
+    return (_FOLD.sub(" ", html) if "\n" in html else html).strip()
+
+
+def widest(text: str) -> int:
+    """The largest code point in ``text`` (0 for nothing; 127 for plain ASCII, found
+    without looking at each character)."""
+    if not text:
+        return 0
+    return 0x7F if text.isascii() else ord(max(text))
+
+
+def html_wrap(flat: str, top: int | None = None) -> str:
+    """Folded HTML (``html_fold``) wrapped into lines of at most ``HTML_LINE_BYTES``
+    bytes, between tags where it can; ``top``: ``widest(flat)`` if the caller knows it
+    (of the pieces ``flat`` was put together from)."""
     if not flat:
         return "\n"
     # characters per line: as many as fit when each takes the most bytes any one here does
-    top = ord(max(flat))
+    top = widest(flat) if top is None else top
     width = HTML_LINE_BYTES // (1 if top < 0x80 else 2 if top < 0x800 else
                                 3 if top < 0x10000 else 4)
     if len(flat) <= width:
@@ -51,4 +72,15 @@ def html_compact(html: str) -> str:
 
 def text_tidy(text: str) -> str:
     """``text`` without trailing spaces and with at most one blank line in a row."""
-    return _RUNS.sub("\n\n", _BLANKS.sub("\n", text)).strip("\n") + "\n"
+    return text_tidy_inner(text).strip("\n") + "\n"
+
+
+def text_tidy_inner(text: str) -> str:
+    """``text_tidy`` without the ends' newlines stripped: for a piece of a body (a body
+    put together from tidy pieces is made tidy by ``text_tidy`` with little left to do).
+    Each pattern is only run where it can match."""
+    if " \n" in text or "\t\n" in text:
+        text = _BLANKS.sub("\n", text)
+    if "\n\n\n" in text:
+        text = _RUNS.sub("\n\n", text)
+    return text

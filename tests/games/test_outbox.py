@@ -205,8 +205,7 @@ def test_a_shared_rendering_gives_each_reader_only_their_own_name_and_link(smtp)
     assert "alice&lt;b&gt;" in to_alice.get_body(("html",)).get_content()
 
 
-def test_each_accepted_message_is_marked_at_once_so_a_kill_doubles_at_most_one(
-        smtp, monkeypatch):
+def _kill_after_two_marks(smtp, monkeypatch):
     """The sender dies right after the server accepted the third message, before writing
     that row: the first two are already marked sent (not sent again), the third is the
     only one in flight (sent again after the lease, same Message-ID), the rest were never
@@ -222,13 +221,14 @@ def test_each_accepted_message_is_marked_at_once_so_a_kill_doubles_at_most_one(
         """What SIGKILL would leave: nothing after this point runs."""
 
     @contextmanager
-    def marker_that_dies():
-        with real() as mark:
+    def marker_that_dies(**kwargs):
+        with real(**kwargs) as mark:
             def mark_then_die(row):
                 if len(marked) == 2:
                     raise Killed
                 mark(row)
                 marked.append(row.pk)
+            mark_then_die.settle = mark.settle
             yield mark_then_die
 
     monkeypatch.setattr(outbox, "_marker", marker_that_dies)
@@ -245,6 +245,53 @@ def test_each_accepted_message_is_marked_at_once_so_a_kill_doubles_at_most_one(
     ids = [m["Message-ID"] for m in smtp.messages]
     assert len(ids) == 7 and len(set(ids)) == 6
     assert [i for i in set(ids) if ids.count(i) > 1] == [message_id(rows[2])]
+
+
+def test_each_accepted_message_is_marked_at_once_so_a_kill_doubles_at_most_one(
+        smtp, monkeypatch):
+    """Inside a transaction (a test's): each mark run and answered in turn."""
+    _kill_after_two_marks(smtp, monkeypatch)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_overlapped_marks_also_double_at_most_one_on_a_kill(smtp, monkeypatch):
+    """Outside a transaction, as the mail workers send: each mark goes to the server
+    before the next message and is answered while that message is sent
+    (``outbox._SentMarker``); a kill still leaves only the message in flight unmarked."""
+    from games.services import outbox
+
+    seen = []
+    real = outbox._SentMarker
+
+    class Recording(real):
+        def __init__(self, sql):
+            super().__init__(sql)
+            seen.append(self)
+
+    monkeypatch.setattr(outbox, "_SentMarker", Recording)
+    _kill_after_two_marks(smtp, monkeypatch)
+    assert seen  # the overlapped marker did the marking
+
+
+@pytest.mark.django_db(transaction=True)
+def test_overlapped_marks_record_every_verdict(smtp):
+    """A batch outside a transaction: every accepted message marked, a refused one failed
+    and a deferred one retried in between (the pending mark answered first), and the
+    connection usable afterwards."""
+    users = [make_user(email=f"u{i}@example.com") for i in range(6)]
+    smtp.refuse["u2@example.com"] = "550 5.1.1 No such user"
+    smtp.refuse["u4@example.com"] = "451 4.3.0 Try again later"
+    rows = [Notification.objects.create(recipient=u, kind="reminder", payload={})
+            for u in users]
+    report = notifications_send_batch(ids=[r.pk for r in rows])
+    assert sorted(report.sent) == sorted(r.pk for r in rows if r.recipient.email
+                                         not in smtp.refuse)
+    assert report.failed == [rows[2].pk] and report.retry == [rows[4].pk]
+    sent = set(Notification.objects.filter(sent_at__isnull=False, error="")
+               .values_list("pk", flat=True))
+    assert sent == set(report.sent)
+    assert Notification.objects.get(pk=rows[2].pk).failed_at is not None
+    assert Notification.objects.get(pk=rows[4].pk).next_attempt_at > rows[4].next_attempt_at
 
 
 def test_every_failure_is_logged_with_the_outbox_id_and_the_reason(smtp, caplog, settings):
