@@ -1,0 +1,300 @@
+"""``manage.py bench_capacity --json``: how many players one machine holds, with the stack
+as deployed, and where each endpoint's knee is.
+
+1. **The stack** (``bench/capacity/stack.py``): its own PostgreSQL database on the
+   configured server (``pbw_capacity_<pid>_bench``, dropped at the end), its own two
+   ``redis-server`` (the broker on ``--redis-port``, the HTML cache on the next port), an
+   SMTP sink, then — with ``config.settings.production`` and a throwaway secret key —
+   ``migrate``, the seed, gunicorn with ``config/gunicorn.conf.py`` on ``--port``, the
+   clock, mail and default Celery workers and beat as docker-compose.yml runs them.
+   Everything is stopped and dropped at the end, on an error, on Ctrl-C or SIGTERM.
+2. **The seed** (``bench/capacity/seed.py``): ``--matches`` running Kill Game matches of
+   12 players through the real services, each player logged in.
+3. **Warm-up**: every player loads its match page once (its state; the fragment cache
+   as after each player opened the page).
+4. **Knees** (``knees``): each endpoint alone, open-loop at rising rates for
+   ``--step-seconds`` each until p99 ≥ 500 ms or an error: the unchanged poll (``poll``),
+   the match page (``page``), the order cycle (``order``: an order and its withdrawal,
+   two htmx POSTs) and ``/healthz``. The knee is the highest rate held.
+5. **Players** (``steps``): the mixed profile at rising player counts for
+   ``--mixed-seconds`` each — each player polls every ``--poll-every`` s, loads the page
+   every ``--page-every`` s and runs an order cycle every ``--order-every`` s, the
+   requests sent at their scheduled time whatever the server does (bench/capacity/
+   loadgen.py). ``players_held`` is the largest count whose every kind of request had
+   p99 < 500 ms and no error (5xx, a refused CSRF, a timeout, a dropped connection).
+   Each step reports the load average and the CPU it cost by process (cores: CPU
+   seconds ÷ wall seconds): gunicorn, the Celery workers, beat, the database's
+   backends, Redis, the SMTP sink, the load generator itself, and the rest of the
+   machine (``other``: whatever else runs on it).
+
+The whole run is bounded (``--budget`` seconds for the load after the seed: steps left
+out are listed in ``skipped``). ``--tiny`` is the test's size (one match, seconds).
+``--web-env KEY=VALUE`` (repeatable) starts gunicorn with those variables
+(``GUNICORN_WORKER_CLASS``, ``WEB_CONCURRENCY``, ``GUNICORN_THREADS``) to compare worker
+models on the same seed (docs/operations.md "Web processes and page speed").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+LIMIT_MS = 500.0
+LADDERS = {"poll": [200, 300, 400, 500, 650, 800, 1000, 1250, 1500, 2000],
+           "page": [40, 60, 80, 100, 130, 170, 220, 260, 330, 400, 500],
+           "order": [5, 10, 15, 20, 30, 40, 60, 80],
+           "healthz": [100, 150, 200, 300, 400, 600, 800, 1000]}
+PLAYERS = [1000, 1500, 2000, 2500, 3000, 3500, 4000]
+TINY = {"matches": 1, "players": [6, 12], "ladders": {"poll": [5, 10], "page": [2, 4],
+                                                      "order": [1, 2], "healthz": [5, 10]},
+        "step_seconds": 2.0, "mixed_seconds": 6.0}
+
+
+class _Stop(Exception):
+    pass
+
+
+def _raise_stop(signum, frame):  # noqa: ANN001 - signal handler
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+class Command(BaseCommand):
+    help = "Benchmark: players one machine holds, and each endpoint's knee (JSON)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--json", action="store_true", help="print only the JSON result")
+        parser.add_argument("--tiny", action="store_true",
+                            help="the test's size: one match, a few seconds per step")
+        parser.add_argument("--matches", type=int, default=0,
+                            help="Kill Game matches of 12 (default: enough for the last step)")
+        parser.add_argument("--players", default="",
+                            help="comma-separated player counts of the mixed steps")
+        parser.add_argument("--only", default="",
+                            help="comma-separated parts: poll,page,order,healthz,mixed")
+        parser.add_argument("--step-seconds", type=float, default=5.0)
+        parser.add_argument("--mixed-seconds", type=float, default=20.0)
+        parser.add_argument("--poll-every", type=float, default=5.0)
+        parser.add_argument("--page-every", type=float, default=60.0)
+        parser.add_argument("--order-every", type=float, default=600.0,
+                            help="seconds between a player's order cycles (0: none)")
+        parser.add_argument("--max-conns", type=int, default=64,
+                            help="connections to gunicorn at most (the proxy's)")
+        parser.add_argument("--budget", type=float, default=420.0,
+                            help="seconds for warm-up, knees and steps together")
+        parser.add_argument("--port", type=int, default=8151)
+        parser.add_argument("--redis-port", type=int, default=6391,
+                            help="the broker's Redis; the HTML cache's on the next port "
+                                 "(0: spare ports)")
+        parser.add_argument("--web-env", action="append", default=[],
+                            help="KEY=VALUE for gunicorn's environment (repeatable)")
+        parser.add_argument("--database-url", default=os.environ.get(
+            "BENCH_DATABASE_URL",
+            f"postgres://postgres@127.0.0.1:5432/pbw_capacity_{os.getpid()}_bench"))
+        parser.add_argument("--seed-into", default="", help=argparse_hidden())
+
+    def handle(self, *args, **opts):
+        if opts["seed_into"]:  # inside the stack's environment (production settings)
+            from bench.capacity.seed import seed
+
+            self.stdout.write(json.dumps(seed(opts["matches"], opts["seed_into"])))
+            return
+        result = self._bench(opts)
+        self.stdout.write(json.dumps(result) if opts["json"] else json.dumps(result, indent=1))
+
+    def _say(self, opts, text: str) -> None:
+        if not opts["json"]:
+            self.stderr.write(text)
+
+    # --- the run ------------------------------------------------------------------------
+
+    def _bench(self, opts) -> dict[str, Any]:
+        from bench.capacity.stack import Stack, StackError, free_port
+
+        tiny = opts["tiny"]
+        players_steps = ([int(x) for x in opts["players"].split(",") if x.strip()]
+                         or (TINY["players"] if tiny else PLAYERS))
+        matches = opts["matches"] or (TINY["matches"] if tiny else -(-max(players_steps) // 12))
+        if opts["redis_port"]:
+            redis_ports = (opts["redis_port"], opts["redis_port"] + 1)
+        else:
+            redis_ports = (free_port(), free_port())
+        port = opts["port"] or free_port()
+        web_env = dict(item.split("=", 1) for item in opts["web_env"])
+        stack = Stack(opts["database_url"], redis_ports, port, web_env=web_env)
+        old = {s: signal.signal(s, _raise_stop) for s in (signal.SIGTERM, signal.SIGHUP)}
+        started = time.monotonic()
+        try:
+            stack.start_services()
+            stack.manage("migrate", "--noinput")
+            path = stack.tmp / "players.json"
+            seeded = json.loads(stack.manage("bench_capacity", "--seed-into", str(path),
+                                             "--matches", str(matches)).strip().splitlines()[-1])
+            self._say(opts, f"seeded: {seeded}")
+            stack.start_app()
+            healthy = self._wait_healthy(stack, port)
+            self._say(opts, f"stack up (healthz {healthy}) after {time.monotonic() - started:.0f}s")
+            result = asyncio.run(self._load(stack, opts, path, players_steps, tiny))
+        except StackError as exc:
+            raise CommandError(str(exc)) from None
+        finally:
+            stack.stop()
+            for s, handler in old.items():
+                signal.signal(s, handler)
+        result.update({
+            "seed": seeded, "healthz_at_start": healthy,
+            "wall_seconds": round(time.monotonic() - started, 1),
+            "stack": {"settings": "config.settings.production",
+                      "gunicorn": "config/gunicorn.conf.py" + (f" with {web_env}" if web_env else ""),
+                      "celery": "clock (2), mail (4), default (1) workers and beat",
+                      "database": "own database on the configured PostgreSQL",
+                      "redis": f"own redis-server on {redis_ports[0]} (broker) and "
+                               f"{redis_ports[1]} (HTML cache)"},
+            "cpu_count": os.cpu_count(),
+        })
+        return result
+
+    @staticmethod
+    def _wait_healthy(stack, port: int) -> int:
+        import http.client
+
+        deadline = time.monotonic() + 60
+        status = 0
+        while time.monotonic() < deadline:
+            stack.check_alive()
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                conn.request("GET", "/healthz", headers={"Host": "localhost"})
+                status = conn.getresponse().status
+                conn.close()
+                if status == 200:
+                    return status
+            except OSError:
+                pass
+            time.sleep(0.5)
+        return status
+
+    async def _load(self, stack, opts, path: Path, players_steps: list[int],
+                    tiny: bool) -> dict[str, Any]:
+        from bench.capacity.loadgen import Generator, Player, mixed_events, rate_events
+        from bench.capacity.stack import HOST
+
+        rows = json.loads(path.read_text())["players"]
+        players = [Player(n=i, session=r["session"], page=r["page"], ip=r["ip"],
+                          match=r["match"]) for i, r in enumerate(rows)]
+        gen = Generator(stack.web_port, players, HOST, opts["max_conns"])
+        rng = random.Random(3)
+        only = {x for x in opts["only"].split(",") if x}
+        want = (lambda part: not only or part in only)  # noqa: E731
+        budget_end = time.monotonic() + opts["budget"]
+        skipped: list[str] = []
+        step_s = TINY["step_seconds"] if tiny else opts["step_seconds"]
+        mixed_s = TINY["mixed_seconds"] if tiny else opts["mixed_seconds"]
+        ladders = TINY["ladders"] if tiny else LADDERS
+        n_players = len(players)
+
+        warm = await gen.warm(players, concurrency=8)
+        self._say(opts, f"warm-up: {warm}")
+        knees: dict[str, Any] = {}
+        for kind in ("poll", "page", "order", "healthz"):
+            if not want(kind):
+                continue
+            steps = []
+            for rate in ladders[kind]:
+                if time.monotonic() + step_s > budget_end:
+                    skipped.append(f"{kind} at {rate}/s")
+                    continue
+                stack.check_alive()
+                events = rate_events(kind, rate, step_s, n_players, rng)
+                load = os.getloadavg()[0]
+                out = await gen.run(events, step_s)
+                got = out.get(kind, {})
+                held = bool(got) and got["errors"] == 0 and got["p99_ms"] < LIMIT_MS
+                steps.append({"rate": rate, **got, "held": held, "load_1min": round(load, 2),
+                              "loadgen_cpu_s": out["_loadgen"]["cpu_s"]})
+                self._say(opts, f"{kind} {rate}/s: {steps[-1]}")
+                await asyncio.sleep(0.5)
+                if not held:
+                    break
+            held_rates = [s for s in steps if s["held"]]
+            knees[kind] = {"knee_per_s": held_rates[-1]["per_s"] if held_rates else 0,
+                           "knee_rate": held_rates[-1]["rate"] if held_rates else 0,
+                           "steps": steps}
+        mixed: list[dict[str, Any]] = []
+        if want("mixed"):
+            for count in players_steps:
+                count = min(count, n_players)
+                if time.monotonic() + mixed_s > budget_end:
+                    skipped.append(f"mixed at {count} players")
+                    continue
+                stack.check_alive()
+                events = mixed_events(count, mixed_s, rng, poll_s=opts["poll_every"],
+                                      page_s=opts["page_every"], order_s=opts["order_every"])
+                load0 = os.getloadavg()
+                ticks0, busy0 = stack.cpu_ticks(), _busy()
+                t0 = time.monotonic()
+                out = await gen.run(events, mixed_s)
+                wall = time.monotonic() - t0
+                ticks1, busy1 = stack.cpu_ticks(), _busy()
+                lg = out.pop("_loadgen")
+                kinds = {k: v for k, v in out.items()}
+                errors = sum(v["errors"] for v in kinds.values())
+                worst = max((v["p99_ms"] for v in kinds.values()), default=0.0)
+                step = {"players": count, "held": errors == 0 and worst < LIMIT_MS,
+                        "p99_ms_worst": worst, "errors": errors,
+                        "requests_per_s": round(sum(v["per_s"] for v in kinds.values()), 1),
+                        "by_kind": kinds, "load_average": [round(x, 2) for x in load0],
+                        "load_average_after": [round(x, 2) for x in os.getloadavg()],
+                        "cpu_cores": _cpu_split(ticks0, ticks1, busy0, busy1, lg["cpu_s"], wall),
+                        "loadgen": lg}
+                mixed.append(step)
+                self._say(opts, f"mixed {count}: held={step['held']} worst p99 {worst} ms, "
+                                f"errors {errors}, cpu {step['cpu_cores']}")
+                await asyncio.sleep(1.0)
+                if not step["held"]:
+                    break
+        gen.pool.close()
+        held_counts = [s["players"] for s in mixed if s["held"]]
+        return {"players_held": max(held_counts) if held_counts else 0,
+                "limit_p99_ms": LIMIT_MS,
+                "knees": {k: v["knee_per_s"] for k, v in knees.items()},
+                "knee_steps": knees, "steps": mixed, "warmup": warm, "skipped": skipped,
+                "profile": {"poll_every_s": opts["poll_every"], "page_every_s": opts["page_every"],
+                            "order_every_s": opts["order_every"], "mixed_seconds": mixed_s,
+                            "step_seconds": step_s, "max_conns": opts["max_conns"],
+                            "schedule": "open loop: latency from the scheduled time"},
+                "load_average": [round(x, 2) for x in os.getloadavg()]}
+
+
+def argparse_hidden() -> str:
+    import argparse
+
+    return argparse.SUPPRESS
+
+
+def _busy() -> tuple[int, int]:
+    from bench.capacity.stack import machine_busy_ticks
+
+    return machine_busy_ticks()
+
+
+def _cpu_split(t0: dict[str, int], t1: dict[str, int], busy0: tuple[int, int],
+               busy1: tuple[int, int], loadgen_s: float, wall: float) -> dict[str, float]:
+    """Cores used during a step by each part (CPU seconds ÷ wall seconds)."""
+    from bench.capacity.stack import CLK_TCK
+
+    out = {name: round(max(0, t1.get(name, 0) - t0.get(name, 0)) / CLK_TCK / wall, 2)
+           for name in sorted(set(t0) | set(t1))}
+    out["loadgen"] = round(loadgen_s / wall, 2)
+    machine = (busy1[0] - busy0[0]) / CLK_TCK / wall
+    out["machine"] = round(machine, 2)
+    out["other"] = round(max(0.0, machine - sum(v for k, v in out.items()
+                                                   if k not in ("machine",))), 2)
+    return out
