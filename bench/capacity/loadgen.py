@@ -187,7 +187,10 @@ class Recorder:
         self.lat: dict[str, list[float]] = {}
         self.errors: dict[str, dict[str, int]] = {}
         self.status: dict[str, dict[int, int]] = {}
-        self.late: list[float] = []  # how late the generator itself sent (its own lag)
+        self.actions: dict[str, int] = {}  # order cycles: what the server did with them
+
+    def act(self, what: str) -> None:
+        self.actions[what] = self.actions.get(what, 0) + 1
 
     def add(self, kind: str, latency: float, status: int | None, error: str | None) -> None:
         self.lat.setdefault(kind, []).append(latency)
@@ -211,6 +214,8 @@ class Recorder:
                          "status": {str(k): v for k, v in sorted(self.status.get(kind, {}).items())}}
             if errors:
                 out[kind]["error_kinds"] = self.errors[kind]
+        if self.actions and "order" in out:
+            out["order"]["actions"] = dict(sorted(self.actions.items()))
         return out
 
 
@@ -246,8 +251,9 @@ class Generator:
 
     async def send(self, p: Player | None, method: str, path: str, *, htmx: bool = False,
                    body: bytes = b"") -> Response:
-        response = await asyncio.wait_for(
-            self.pool.request(self._raw(p, method, path, htmx=htmx, body=body)), TIMEOUT_S)
+        async with asyncio.timeout(TIMEOUT_S):  # a timer, not another task
+            response = await self.pool.request(self._raw(p, method, path, htmx=htmx,
+                                                          body=body))
         if p is not None:
             for name, value, gone in response.cookies():
                 if name == "sessionid":
@@ -301,18 +307,24 @@ class Generator:
             elif p.moves:
                 fields.update(kind="move", move_to=self.rng.choice(p.moves))
             else:
+                self.rec.act("no_order_form")
                 return await self.page(p)  # no order form now: the page, as a person would
             url = f"/killgame/m/{p.match}/order/"
             response = await self.send(p, "POST", url, htmx=True, body=_form(fields))
             if response.status != 200:
+                self.rec.act(f"order_refused_{response.status}")
                 return response
+            self.rec.act("ordered")
             p.learn(response.body)
             if p.withdraw:
                 fields = {k: p.hidden.get(k, "") for k in ("phase_id", "version", "seat_version")}
                 fields["kind"] = p.withdraw[0]
                 response = await self.send(p, "POST", url, htmx=True, body=_form(fields))
                 if response.status == 200:
+                    self.rec.act("withdrawn")
                     p.learn(response.body)
+                else:
+                    self.rec.act(f"withdraw_refused_{response.status}")
             return response
         finally:
             p.busy = False
