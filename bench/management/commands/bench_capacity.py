@@ -83,8 +83,12 @@ class Command(BaseCommand):
         parser.add_argument("--mixed-seconds", type=float, default=20.0)
         parser.add_argument("--poll-every", type=float, default=5.0)
         parser.add_argument("--page-every", type=float, default=60.0)
-        parser.add_argument("--order-every", type=float, default=600.0,
+        parser.add_argument("--order-every", type=float, default=1200.0,
                             help="seconds between a player's order cycles (0: none)")
+        parser.add_argument("--compare", default="",
+                            help="worker models to run the mixed steps with too, after the "
+                                 "deployed config, on the same seed: comma-separated "
+                                 "sync-<workers> or gthread-<workers>x<threads>")
         parser.add_argument("--max-conns", type=int, default=64,
                             help="connections to gunicorn at most (the proxy's)")
         parser.add_argument("--time-limit", type=float, default=570.0,
@@ -182,6 +186,47 @@ class Command(BaseCommand):
             time.sleep(0.5)
         return status
 
+    async def _mixed(self, stack, gen, opts, players_steps: list[int], mixed_s: float,
+                     rng: random.Random, budget_end: float, skipped: list[str]
+                     ) -> list[dict[str, Any]]:
+        """The mixed profile at each player count in turn, until one is not held."""
+        from bench.capacity.loadgen import mixed_events
+
+        n_players = len(gen.players)
+        mixed: list[dict[str, Any]] = []
+        for count in players_steps:
+            count = min(count, n_players)
+            if time.monotonic() + mixed_s > budget_end:
+                skipped.append(f"mixed at {count} players")
+                continue
+            stack.check_alive()
+            events = mixed_events(count, mixed_s, rng, poll_s=opts["poll_every"],
+                                  page_s=opts["page_every"], order_s=opts["order_every"])
+            load0 = os.getloadavg()
+            ticks0, busy0 = stack.cpu_ticks(), _busy()
+            t0 = time.monotonic()
+            out = await gen.run(events, mixed_s)
+            wall = time.monotonic() - t0
+            ticks1, busy1 = stack.cpu_ticks(), _busy()
+            lg = out.pop("_loadgen")
+            kinds = {k: v for k, v in out.items()}
+            errors = sum(v["errors"] for v in kinds.values())
+            worst = max((v["p99_ms"] for v in kinds.values()), default=0.0)
+            step = {"players": count, "held": errors == 0 and worst < LIMIT_MS,
+                    "p99_ms_worst": worst, "errors": errors,
+                    "requests_per_s": round(sum(v["per_s"] for v in kinds.values()), 1),
+                    "by_kind": kinds, "load_average": [round(x, 2) for x in load0],
+                    "load_average_after": [round(x, 2) for x in os.getloadavg()],
+                    "cpu_cores": _cpu_split(ticks0, ticks1, busy0, busy1, lg["cpu_s"], wall),
+                    "loadgen": lg}
+            mixed.append(step)
+            self._say(opts, f"mixed {count}: held={step['held']} worst p99 {worst} ms, "
+                            f"errors {errors}, cpu {step['cpu_cores']}")
+            await asyncio.sleep(1.0)
+            if not step["held"]:
+                break
+        return mixed
+
     async def _load(self, stack, opts, path: Path, players_steps: list[int],
                     tiny: bool) -> dict[str, Any]:
         from bench.capacity.loadgen import Generator, Player, mixed_events, rate_events
@@ -203,39 +248,25 @@ class Command(BaseCommand):
 
         warm = await gen.warm(players, concurrency=8)
         self._say(opts, f"warm-up: {warm}")
-        mixed: list[dict[str, Any]] = []
-        if want("mixed"):
-            for count in players_steps:
-                count = min(count, n_players)
-                if time.monotonic() + mixed_s > budget_end:
-                    skipped.append(f"mixed at {count} players")
-                    continue
-                stack.check_alive()
-                events = mixed_events(count, mixed_s, rng, poll_s=opts["poll_every"],
-                                      page_s=opts["page_every"], order_s=opts["order_every"])
-                load0 = os.getloadavg()
-                ticks0, busy0 = stack.cpu_ticks(), _busy()
-                t0 = time.monotonic()
-                out = await gen.run(events, mixed_s)
-                wall = time.monotonic() - t0
-                ticks1, busy1 = stack.cpu_ticks(), _busy()
-                lg = out.pop("_loadgen")
-                kinds = {k: v for k, v in out.items()}
-                errors = sum(v["errors"] for v in kinds.values())
-                worst = max((v["p99_ms"] for v in kinds.values()), default=0.0)
-                step = {"players": count, "held": errors == 0 and worst < LIMIT_MS,
-                        "p99_ms_worst": worst, "errors": errors,
-                        "requests_per_s": round(sum(v["per_s"] for v in kinds.values()), 1),
-                        "by_kind": kinds, "load_average": [round(x, 2) for x in load0],
-                        "load_average_after": [round(x, 2) for x in os.getloadavg()],
-                        "cpu_cores": _cpu_split(ticks0, ticks1, busy0, busy1, lg["cpu_s"], wall),
-                        "loadgen": lg}
-                mixed.append(step)
-                self._say(opts, f"mixed {count}: held={step['held']} worst p99 {worst} ms, "
-                                f"errors {errors}, cpu {step['cpu_cores']}")
-                await asyncio.sleep(1.0)
-                if not step["held"]:
-                    break
+        mixed = (await self._mixed(stack, gen, opts, players_steps, mixed_s, rng, budget_end,
+                                   skipped) if want("mixed") else [])
+        models: dict[str, Any] = {}
+        for name in [m for m in opts["compare"].split(",") if m.strip()]:
+            env = _model_env(name.strip())
+            if time.monotonic() + mixed_s + 30 > budget_end:
+                skipped.append(f"model {name}")
+                continue
+            stack.restart_web(env)
+            await gen.warm(players[:200], concurrency=8)  # each new process's memo
+            steps = await self._mixed(stack, gen, opts, players_steps, mixed_s, rng,
+                                      budget_end, skipped)
+            held = [s["players"] for s in steps if s["held"]]
+            models[name] = {"env": env, "players_held": max(held) if held else 0,
+                            "steps": steps}
+            self._say(opts, f"model {name}: {models[name]['players_held']} players held")
+        if models:
+            stack.restart_web(dict(item.split("=", 1) for item in opts["web_env"]))
+            await gen.warm(players[:200], concurrency=8)
         knees: dict[str, Any] = {}
         for kind in ("poll", "page", "order", "healthz"):
             if not want(kind):
@@ -277,11 +308,26 @@ class Command(BaseCommand):
                 "limit_p99_ms": LIMIT_MS,
                 "knees": {k: v["knee_per_s"] for k, v in knees.items()},
                 "knee_steps": knees, "steps": mixed, "warmup": warm, "skipped": skipped,
+                "models": models,
                 "profile": {"poll_every_s": opts["poll_every"], "page_every_s": opts["page_every"],
                             "order_every_s": opts["order_every"], "mixed_seconds": mixed_s,
                             "step_seconds": step_s, "max_conns": opts["max_conns"],
                             "schedule": "open loop: latency from the scheduled time"},
                 "load_average": [round(x, 2) for x in os.getloadavg()]}
+
+
+def _model_env(name: str) -> dict[str, str]:
+    """``sync-4`` / ``gthread-2x4`` as gunicorn's environment (config/gunicorn.conf.py)."""
+    import re
+
+    found = re.fullmatch(r"(sync)-(\d+)|(gthread)-(\d+)x(\d+)", name)
+    if not found:
+        raise CommandError(f"--compare: {name!r} is not sync-<workers> or "
+                           "gthread-<workers>x<threads>")
+    if found.group(1):
+        return {"GUNICORN_WORKER_CLASS": "sync", "WEB_CONCURRENCY": found.group(2)}
+    return {"GUNICORN_WORKER_CLASS": "gthread", "WEB_CONCURRENCY": found.group(4),
+            "GUNICORN_THREADS": found.group(5)}
 
 
 def argparse_hidden() -> str:
