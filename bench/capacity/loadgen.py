@@ -67,52 +67,71 @@ class Response:
         return out
 
 
-class Pool:
-    """Keep-alive connections to one server, at most ``max_conns`` at a time."""
+class _Conn(asyncio.Protocol):
+    """One keep-alive connection: a request is written, its response parsed as the bytes
+    arrive (no stream objects: this is the generator's hot path)."""
 
-    def __init__(self, port: int, max_conns: int) -> None:
-        self.port = port
-        self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
-        self.slots = asyncio.Semaphore(max_conns)
-        self.opened = 0
+    def __init__(self) -> None:
+        self.transport: asyncio.Transport | None = None
+        self.buf = bytearray()
+        self.waiter: asyncio.Future | None = None
+        self.head: tuple[int, list[tuple[bytes, bytes]], int, bool, bool] | None = None
+        self.closed = False
 
-    async def request(self, raw: bytes) -> Response:
-        async with self.slots:
-            conn = self.idle.pop() if self.idle else None
-            for attempt in (0, 1):
-                fresh = conn is None
-                if fresh:
-                    conn = await asyncio.open_connection("127.0.0.1", self.port)
-                    self.opened += 1
-                reader, writer = conn
-                try:
-                    writer.write(raw)
-                    response, keep = await _read(reader)
-                except (ConnectionError, asyncio.IncompleteReadError, OSError) as exc:
-                    writer.close()
-                    conn = None
-                    if fresh or attempt:  # a kept connection the server closed: once more
-                        raise HttpError(type(exc).__name__) from None
-                    continue
-                if keep:
-                    self.idle.append(conn)
-                else:
-                    writer.close()
-                return response
-            raise HttpError("unreachable")
+    def connection_made(self, transport) -> None:  # noqa: ANN001 - asyncio's signature
+        self.transport = transport
 
-    def close(self) -> None:
-        for _, writer in self.idle:
-            writer.close()
-        self.idle.clear()
+    def connection_lost(self, exc) -> None:  # noqa: ANN001
+        self.closed = True
+        waiter, self.waiter = self.waiter, None
+        if waiter is not None and not waiter.done():
+            if self.head is not None and self.head[2] < 0:  # body until close
+                waiter.set_result(self._finish(bytes(self.buf), keep=False))
+            else:
+                waiter.set_exception(HttpError("ConnectionClosed"))
+
+    def send(self, raw: bytes) -> asyncio.Future:
+        self.buf.clear()
+        self.head = None
+        self.waiter = asyncio.get_running_loop().create_future()
+        self.transport.write(raw)
+        return self.waiter
+
+    def data_received(self, data: bytes) -> None:
+        self.buf += data
+        if self.waiter is None:
+            return
+        if self.head is None:
+            end = self.buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            self.head = _head(bytes(self.buf[:end]))
+            del self.buf[:end + 4]
+        status, headers, length, chunked, close = self.head
+        if length >= 0:
+            if len(self.buf) >= length:
+                self._done(bytes(self.buf[:length]), keep=not close)
+        elif chunked:
+            body = _dechunk(self.buf)
+            if body is not None:
+                self._done(body, keep=not close)
+
+    def _finish(self, body: bytes, *, keep: bool) -> tuple[Response, bool]:
+        status, headers, *_ = self.head
+        return Response(status, headers, body), keep
+
+    def _done(self, body: bytes, *, keep: bool) -> None:
+        waiter, self.waiter = self.waiter, None
+        if waiter is not None and not waiter.done():
+            waiter.set_result(self._finish(body, keep=keep))
 
 
-async def _read(reader: asyncio.StreamReader) -> tuple[Response, bool]:
-    head = await reader.readuntil(b"\r\n\r\n")
-    lines = head[:-4].split(b"\r\n")
+def _head(head: bytes) -> tuple[int, list[tuple[bytes, bytes]], int, bool, bool]:
+    """(status, headers, body length (-1: chunked or until close), chunked, close)."""
+    lines = head.split(b"\r\n")
     status = int(lines[0].split(b" ", 2)[1])
     headers = []
-    length, chunked, close = None, False, lines[0].startswith(b"HTTP/1.0")
+    length, chunked, close = -1, False, lines[0].startswith(b"HTTP/1.0")
     for line in lines[1:]:
         name, _, value = line.partition(b":")
         name, value = name.strip().lower(), value.strip()
@@ -124,23 +143,74 @@ async def _read(reader: asyncio.StreamReader) -> tuple[Response, bool]:
         elif name == b"connection":
             close = value.lower() == b"close"
     if status in (204, 304) or 100 <= status < 200:
-        body = b""
+        length = 0
     elif chunked:
-        parts = []
-        while True:
-            size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
-            if size == 0:
-                await reader.readuntil(b"\r\n")
-                break
-            parts.append(await reader.readexactly(size))
-            await reader.readexactly(2)
-        body = b"".join(parts)
-    elif length is not None:
-        body = await reader.readexactly(length)
-    else:
-        body = await reader.read()
-        close = True
-    return Response(status, headers, body), not close
+        length = -1
+    elif length < 0:
+        close = True  # the body ends with the connection
+    return status, headers, length, chunked, close
+
+
+def _dechunk(buf: bytearray) -> bytes | None:
+    """The body of a complete chunked message in ``buf``, or None while incomplete."""
+    parts, pos = [], 0
+    while True:
+        end = buf.find(b"\r\n", pos)
+        if end < 0:
+            return None
+        size = int(bytes(buf[pos:end]).split(b";")[0], 16)
+        if size == 0:
+            return b"".join(parts) if buf.find(b"\r\n", end + 2) >= 0 else None
+        start = end + 2
+        if len(buf) < start + size + 2:
+            return None
+        parts.append(bytes(buf[start:start + size]))
+        pos = start + size + 2
+
+
+class Pool:
+    """Keep-alive connections to one server, at most ``max_conns`` at a time."""
+
+    def __init__(self, port: int, max_conns: int) -> None:
+        self.port = port
+        self.idle: list[_Conn] = []
+        self.slots = asyncio.Semaphore(max_conns)
+        self.opened = 0
+
+    async def request(self, raw: bytes) -> Response:
+        async with self.slots:
+            conn = self.idle.pop() if self.idle else None
+            for attempt in (0, 1):
+                fresh = conn is None or conn.closed
+                if fresh:
+                    try:
+                        _, conn = await asyncio.get_running_loop().create_connection(
+                            _Conn, "127.0.0.1", self.port)
+                    except OSError as exc:
+                        raise HttpError(type(exc).__name__) from None
+                    self.opened += 1
+                try:
+                    response, keep = await conn.send(raw)
+                except HttpError:
+                    conn.transport.close()
+                    conn = None
+                    if fresh or attempt:  # a kept connection the server closed: once more
+                        raise
+                    continue
+                except BaseException:
+                    conn.transport.close()  # cancelled mid-response: never reused
+                    raise
+                if keep and not conn.closed:
+                    self.idle.append(conn)
+                else:
+                    conn.transport.close()
+                return response
+            raise HttpError("unreachable")
+
+    def close(self) -> None:
+        for conn in self.idle:
+            conn.transport.close()
+        self.idle.clear()
 
 
 @dataclass
