@@ -55,7 +55,7 @@ LADDERS = {"poll": [300, 450, 600, 750, 900, 1100, 1300, 1600, 2000],
 PLAYERS = [1000, 2000, 2500, 3000, 3500, 4000]
 TINY = {"matches": 1, "players": [12], "ladders": {"poll": [10], "page": [4], "order": [2],
                                                   "healthz": [10]},
-        "step_seconds": 2.0, "mixed_seconds": 6.0}
+        "step_seconds": 1.5, "mixed_seconds": 4.0}
 
 
 class _Stop(Exception):
@@ -107,8 +107,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts):
         if opts["seed_into"]:  # inside the stack's environment (production settings)
+            from django.core.management import call_command
+
             from bench.capacity.seed import seed
 
+            call_command("migrate", interactive=False, verbosity=0)
             self.stdout.write(json.dumps(seed(opts["matches"], opts["seed_into"])))
             return
         result = self._bench(opts)
@@ -138,7 +141,6 @@ class Command(BaseCommand):
         started = opts["_started"] = time.monotonic()
         try:
             stack.start_services()
-            stack.manage("migrate", "--noinput")
             path = stack.tmp / "players.json"
             seeded = json.loads(stack.manage("bench_capacity", "--seed-into", str(path),
                                              "--matches", str(matches)).strip().splitlines()[-1])
@@ -222,7 +224,7 @@ class Command(BaseCommand):
             mixed.append(step)
             self._say(opts, f"mixed {count}: held={step['held']} worst p99 {worst} ms, "
                             f"errors {errors}, cpu {step['cpu_cores']}")
-            await asyncio.sleep(1.0)
+            await asyncio.sleep(0 if opts["tiny"] else 1.0)
             if not step["held"]:
                 break
         return mixed
@@ -295,7 +297,7 @@ class Command(BaseCommand):
                                   part: round(cpu.get(part, 0) * wall * 1000 / done, 2)
                                   for part in ("gunicorn", "postgres", "redis", "loadgen")}})
                 self._say(opts, f"{kind} {rate}/s: {steps[-1]}")
-                await asyncio.sleep(0.5)
+                await asyncio.sleep(0 if tiny else 0.5)
                 if not held:
                     break
             held_rates = [s for s in steps if s["held"]]
