@@ -153,7 +153,8 @@ def _head(head: bytes) -> tuple[int, list[tuple[bytes, bytes]], int, bool, bool]
 
 def _dechunk(buf: bytearray) -> bytes | None:
     """The body of a complete chunked message in ``buf``, or None while incomplete."""
-    parts, pos = [], 0
+    parts: list[bytes] = []
+    pos = 0
     while True:
         end = buf.find(b"\r\n", pos)
         if end < 0:
