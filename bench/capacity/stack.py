@@ -6,7 +6,8 @@ with ``config/gunicorn.conf.py``, the three Celery workers and beat, all with th
 production settings (``config.settings.production``).
 
 Every process starts in a session of its own (Ctrl-C in the terminal reaches only the
-bench, which then stops them in order); each one's process group is written to
+bench, which then stops them in order) and is told to stop if the bench itself dies
+(``PR_SET_PDEATHSIG``); each one's process group is written to
 ``pids`` in the bench's temporary directory as it starts, so :func:`Stack.stop` — run
 from ``finally``, from a signal, or by a second bench run given that directory — finds
 them all. Nothing here touches the shared Redis or the server's configuration.
@@ -183,7 +184,8 @@ class Stack:
         out = open(path, "wb") if path else subprocess.DEVNULL
         try:
             proc = subprocess.Popen(argv, cwd=ROOT, env=env or self.env(), stdout=out,
-                                    stderr=subprocess.STDOUT, start_new_session=True)
+                                    stderr=subprocess.STDOUT, start_new_session=True,
+                                    preexec_fn=_die_with_parent)
         finally:
             if path:
                 out.close()
@@ -330,6 +332,17 @@ class Stack:
                 except Exception:  # noqa: BLE001 - a backend still closing: try again
                     time.sleep(1)
         shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def _die_with_parent() -> None:
+    """In the child before it runs: SIGTERM when the bench dies, even by SIGKILL (Linux's
+    ``PR_SET_PDEATHSIG``), so nothing it started outlives it."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
 
 
 def _stop(proc: subprocess.Popen) -> None:

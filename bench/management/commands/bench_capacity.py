@@ -10,28 +10,29 @@ as deployed, and where each endpoint's knee is.
    Everything is stopped and dropped at the end, on an error, on Ctrl-C or SIGTERM.
 2. **The seed** (``bench/capacity/seed.py``): ``--matches`` running Kill Game matches of
    12 players through the real services, each player logged in.
-3. **Warm-up**: every player loads its match page once (its state; the fragment cache
-   as after each player opened the page).
-4. **Knees** (``knees``): each endpoint alone, open-loop at rising rates for
-   ``--step-seconds`` each until p99 ≥ 500 ms or an error: the unchanged poll (``poll``),
-   the match page (``page``), the order cycle (``order``: an order and its withdrawal,
-   two htmx POSTs) and ``/healthz``. The knee is the highest rate held.
-5. **Players** (``steps``): the mixed profile at rising player counts for
+3. **Warm-up**: every player loads its match page once (its poller URL, CSRF token and
+   form fields; the fragment cache as after each player opened the page).
+4. **Players** (``steps``): the mixed profile at rising player counts for
    ``--mixed-seconds`` each — each player polls every ``--poll-every`` s, loads the page
    every ``--page-every`` s and runs an order cycle every ``--order-every`` s, the
-   requests sent at their scheduled time whatever the server does (bench/capacity/
-   loadgen.py). ``players_held`` is the largest count whose every kind of request had
-   p99 < 500 ms and no error (5xx, a refused CSRF, a timeout, a dropped connection).
-   Each step reports the load average and the CPU it cost by process (cores: CPU
-   seconds ÷ wall seconds): gunicorn, the Celery workers, beat, the database's
-   backends, Redis, the SMTP sink, the load generator itself, and the rest of the
-   machine (``other``: whatever else runs on it).
+   requests sent at their scheduled time whatever the server does (open loop,
+   bench/capacity/loadgen.py). ``players_held`` is the largest count whose every kind of
+   request had p99 < 500 ms and no error (a 5xx, a refused CSRF, a timeout, a dropped
+   connection). Each step reports the load average and the cores each part used (CPU
+   seconds ÷ wall seconds): gunicorn, the Celery workers, beat, the database's backends,
+   Redis, the SMTP sink, the load generator itself, and the rest of the machine
+   (``other``: whatever else runs on it).
+5. **Knees** (``knees``, ``knee_steps``): each endpoint alone, open-loop at rising rates
+   for ``--step-seconds`` each until p99 ≥ 500 ms or an error: the unchanged poll
+   (``poll``), the match page (``page``), the order cycle (``order``: an order and its
+   withdrawal, the Kill Game form's two htmx POSTs) and ``/healthz``. The knee is the
+   highest rate held; each step gives the CPU per request by part too.
 
-The whole run is bounded (``--budget`` seconds for the load after the seed: steps left
-out are listed in ``skipped``). ``--tiny`` is the test's size (one match, seconds).
-``--web-env KEY=VALUE`` (repeatable) starts gunicorn with those variables
-(``GUNICORN_WORKER_CLASS``, ``WEB_CONCURRENCY``, ``GUNICORN_THREADS``) to compare worker
-models on the same seed (docs/operations.md "Web processes and page speed").
+The whole run stays within ``--time-limit`` seconds (steps that would end later are
+listed in ``skipped``), then everything is taken down. ``--compare sync-4,gthread-4x4``
+runs the mixed steps again with other worker models on the same seed; ``--web-env
+KEY=VALUE`` (repeatable) starts the first gunicorn with those variables. ``--tiny`` is the
+test's size (one match, seconds). docs/operations.md "Capacity".
 """
 
 from __future__ import annotations
@@ -50,10 +51,10 @@ from django.core.management.base import BaseCommand, CommandError
 LIMIT_MS = 500.0
 # issue 33's goals on a 2-core machine: players held, and twice the page knee it measured
 GOALS = {"players_held": 3000, "page_knee_per_s": 2 * 129}
-LADDERS = {"poll": [300, 450, 600, 750, 900, 1100, 1300, 1600, 2000],
-           "page": [60, 100, 140, 180, 220, 260, 300, 350, 400, 500],
+LADDERS = {"poll": [150, 300, 450, 600, 750, 900, 1100, 1300, 1600, 2000],
+           "page": [30, 60, 100, 140, 180, 220, 260, 300, 350, 400, 500],
            "order": [5, 10, 20, 30, 40, 60, 80],
-           "healthz": [150, 250, 400, 600, 800, 1000]}
+           "healthz": [75, 150, 250, 400, 600, 800, 1000]}
 PLAYERS = [1000, 2000, 2500, 3000, 3500, 4000]
 TINY = {"matches": 1, "players": [12], "ladders": {"poll": [10], "page": [4], "order": [2],
                                                   "healthz": [10]},
@@ -200,34 +201,41 @@ class Command(BaseCommand):
         mixed: list[dict[str, Any]] = []
         for count in players_steps:
             count = min(count, n_players)
-            if time.monotonic() + mixed_s > budget_end:
-                skipped.append(f"mixed at {count} players")
-                continue
-            stack.check_alive()
-            events = mixed_events(count, mixed_s, rng, poll_s=opts["poll_every"],
-                                  page_s=opts["page_every"], order_s=opts["order_every"])
-            load0 = os.getloadavg()
-            ticks0, busy0 = stack.cpu_ticks(), _busy()
-            t0 = time.monotonic()
-            out = await gen.run(events, mixed_s)
-            wall = time.monotonic() - t0
-            ticks1, busy1 = stack.cpu_ticks(), _busy()
-            lg = out.pop("_loadgen")
-            kinds = {k: v for k, v in out.items()}
-            errors = sum(v["errors"] for v in kinds.values())
-            worst = max((v["p99_ms"] for v in kinds.values()), default=0.0)
-            step = {"players": count, "held": errors == 0 and worst < LIMIT_MS,
-                    "p99_ms_worst": worst, "errors": errors,
-                    "requests_per_s": round(sum(v["per_s"] for v in kinds.values()), 1),
-                    "by_kind": kinds, "load_average": [round(x, 2) for x in load0],
-                    "load_average_after": [round(x, 2) for x in os.getloadavg()],
-                    "cpu_cores": _cpu_split(ticks0, ticks1, busy0, busy1, lg["cpu_s"], wall),
-                    "loadgen": lg}
-            mixed.append(step)
-            self._say(opts, f"mixed {count}: held={step['held']} worst p99 {worst} ms, "
-                            f"errors {errors}, cpu {step['cpu_cores']}")
-            await asyncio.sleep(0 if opts["tiny"] else 1.0)
-            if not step["held"]:
+            # a step not held is run once more (both reported): one burst on a shared
+            # machine does not end the ladder, two in a row do
+            for attempt in (1, 2):
+                if time.monotonic() + mixed_s > budget_end:
+                    skipped.append(f"mixed at {count} players")
+                    break
+                stack.check_alive()
+                events = mixed_events(count, mixed_s, rng, poll_s=opts["poll_every"],
+                                      page_s=opts["page_every"], order_s=opts["order_every"])
+                load0 = os.getloadavg()
+                ticks0, busy0 = stack.cpu_ticks(), _busy()
+                t0 = time.monotonic()
+                out = await gen.run(events, mixed_s)
+                wall = time.monotonic() - t0
+                ticks1, busy1 = stack.cpu_ticks(), _busy()
+                lg = out.pop("_loadgen")
+                kinds = {k: v for k, v in out.items()}
+                errors = sum(v["errors"] for v in kinds.values())
+                worst = max((v["p99_ms"] for v in kinds.values()), default=0.0)
+                step = {"players": count, "attempt": attempt,
+                        "held": errors == 0 and worst < LIMIT_MS,
+                        "p99_ms_worst": worst, "errors": errors,
+                        "requests_per_s": round(sum(v["per_s"] for v in kinds.values()), 1),
+                        "by_kind": kinds, "load_average": [round(x, 2) for x in load0],
+                        "load_average_after": [round(x, 2) for x in os.getloadavg()],
+                        "cpu_cores": _cpu_split(ticks0, ticks1, busy0, busy1, lg["cpu_s"], wall),
+                        "loadgen": lg}
+                mixed.append(step)
+                self._say(opts, f"mixed {count}: held={step['held']} worst p99 {worst} ms, "
+                                f"errors {errors}, cpu {step['cpu_cores']}")
+                await asyncio.sleep(0 if opts["tiny"] else 1.0)
+                if step["held"]:
+                    break
+                await asyncio.sleep(0 if opts["tiny"] else 2.0)  # the backlog drains
+            if not mixed or not mixed[-1]["held"]:
                 break
         return mixed
 
@@ -277,30 +285,34 @@ class Command(BaseCommand):
                 continue
             steps = []
             for rate in ladders[kind]:
-                if time.monotonic() + step_s > budget_end:
-                    skipped.append(f"{kind} at {rate}/s")
-                    continue
-                stack.check_alive()
-                events = rate_events(kind, rate, step_s, n_players, rng)
-                load = os.getloadavg()[0]
-                ticks0, busy0, t0 = stack.cpu_ticks(), _busy(), time.monotonic()
-                out = await gen.run(events, step_s)
-                wall = time.monotonic() - t0
-                cpu = _cpu_split(ticks0, stack.cpu_ticks(), busy0, _busy(),
-                                 out["_loadgen"]["cpu_s"], wall)
-                got = out.get(kind, {})
-                held = bool(got) and got["errors"] == 0 and got["p99_ms"] < LIMIT_MS
-                done = max(1, got.get("requests", 0))
-                steps.append({"rate": rate, **got, "held": held, "load_1min": round(load, 2),
-                              "cpu_cores": cpu,
-                              # CPU per request of the web and the database: what the
-                              # machine's other load moves least
-                              "cpu_ms_per_request": {
-                                  part: round(cpu.get(part, 0) * wall * 1000 / done, 2)
-                                  for part in ("gunicorn", "postgres", "redis", "loadgen")}})
-                self._say(opts, f"{kind} {rate}/s: {steps[-1]}")
-                await asyncio.sleep(0 if tiny else 0.5)
-                if not held:
+                for attempt in (1, 2):  # as the mixed steps: a rate not held, once more
+                    if time.monotonic() + step_s > budget_end:
+                        skipped.append(f"{kind} at {rate}/s")
+                        break
+                    stack.check_alive()
+                    events = rate_events(kind, rate, step_s, n_players, rng)
+                    load = os.getloadavg()[0]
+                    ticks0, busy0, t0 = stack.cpu_ticks(), _busy(), time.monotonic()
+                    out = await gen.run(events, step_s)
+                    wall = time.monotonic() - t0
+                    cpu = _cpu_split(ticks0, stack.cpu_ticks(), busy0, _busy(),
+                                     out["_loadgen"]["cpu_s"], wall)
+                    got = out.get(kind, {})
+                    held = bool(got) and got["errors"] == 0 and got["p99_ms"] < LIMIT_MS
+                    done = max(1, got.get("requests", 0))
+                    steps.append({"rate": rate, "attempt": attempt, **got, "held": held,
+                                  "load_1min": round(load, 2), "cpu_cores": cpu,
+                                  # CPU per request of the web and the database: what the
+                                  # machine's other load moves least
+                                  "cpu_ms_per_request": {
+                                      part: round(cpu.get(part, 0) * wall * 1000 / done, 2)
+                                      for part in ("gunicorn", "postgres", "redis", "loadgen")}})
+                    self._say(opts, f"{kind} {rate}/s: {steps[-1]}")
+                    await asyncio.sleep(0 if tiny else 0.5)
+                    if held:
+                        break
+                    await asyncio.sleep(0 if tiny else 2.0)  # the backlog drains
+                if not steps or not steps[-1]["held"]:
                     break
             held_rates = [s for s in steps if s["held"]]
             knees[kind] = {"knee_per_s": held_rates[-1]["per_s"] if held_rates else 0,
