@@ -10,7 +10,7 @@ import socket
 
 import psycopg
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command, get_commands
 
 pytestmark = pytest.mark.slow
 
@@ -19,6 +19,18 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def test_bench_capacity_lives_in_the_bench_app():
+    assert get_commands().get("bench_capacity") == "bench"
+
+
+@pytest.mark.parametrize("args", [["--compare", "gevent-9"], ["--compare", "sync-"],
+                                  ["--web-env", "WEB_CONCURRENCY"]])
+def test_bad_worker_models_are_refused_before_anything_starts(args):
+    with pytest.raises(CommandError, match="--compare|--web-env"):
+        call_command("bench_capacity", "--json", "--tiny", "--port", "0",
+                     "--redis-port", "0", *args)
 
 
 def test_bench_capacity_tiny_prints_knees_players_and_cpu_then_cleans_up(capsys):

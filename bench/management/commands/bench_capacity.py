@@ -138,7 +138,9 @@ class Command(BaseCommand):
         else:
             redis_ports = (free_port(), free_port())
         port = opts["port"] or free_port()
-        web_env = dict(item.split("=", 1) for item in opts["web_env"])
+        web_env = _web_env(opts["web_env"])
+        for name in [m for m in opts["compare"].split(",") if m.strip()]:
+            _model_env(name.strip())  # a bad name is refused before anything starts
         stack = Stack(opts["database_url"], redis_ports, port, web_env=web_env)
         old = {s: signal.signal(s, _raise_stop) for s in (signal.SIGTERM, signal.SIGHUP)}
         started = opts["_started"] = time.monotonic()
@@ -277,7 +279,7 @@ class Command(BaseCommand):
                             "steps": steps}
             self._say(opts, f"model {name}: {models[name]['players_held']} players held")
         if models:
-            stack.restart_web(dict(item.split("=", 1) for item in opts["web_env"]))
+            stack.restart_web(_web_env(opts["web_env"]))
             await gen.warm(players[:200], concurrency=8)
         knees: dict[str, Any] = {}
         for kind in ("poll", "page", "order", "healthz"):
@@ -336,6 +338,17 @@ class Command(BaseCommand):
                             "step_seconds": step_s, "max_conns": opts["max_conns"],
                             "schedule": "open loop: latency from the scheduled time"},
                 "load_average": [round(x, 2) for x in os.getloadavg()]}
+
+
+def _web_env(items: list[str]) -> dict[str, str]:
+    """``--web-env KEY=VALUE`` items as a dict (a malformed one: a clear refusal)."""
+    out = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise CommandError(f"--web-env: {item!r} is not KEY=VALUE")
+        out[key.strip()] = value
+    return out
 
 
 def _model_env(name: str) -> dict[str, str]:
