@@ -23,7 +23,9 @@ from typing import Any
 SEATS = 12
 
 
-def seed(matches: int, path: str) -> dict[str, Any]:
+def seed(matches: int, path: str, offset: int = 0) -> dict[str, Any]:
+    """``matches`` matches (numbered from ``offset``: several seeds run side by side),
+    their players written to ``path``."""
     from django.contrib.auth import (BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY,
                                      get_user_model)
     from django.contrib.auth.hashers import make_password
@@ -51,26 +53,28 @@ def seed(matches: int, path: str) -> dict[str, Any]:
     store_class = import_string(settings.SESSION_ENGINE + ".SessionStore")
     backend = settings.AUTHENTICATION_BACKENDS[-1]
     players: list[dict[str, Any]] = []
+    made: list[int] = []
     for m in range(matches):
         seated = users[m * SEATS:(m + 1) * SEATS]
-        match = match_create(game="killgame", name=f"Capacity {m}", created_by=seated[0],
+        match = match_create(game="killgame", name=f"Capacity {offset + m}", created_by=seated[0],
                              config={"max_players": SEATS, "min_players": 2},
                              min_players=2, max_players=SEATS)
         for user in seated:
             match_join(match=match, user=user)
         match_start(match=match, actor=seated[0])
+        made.append(match.pk)
         for user in seated:
             store: SessionBase = store_class()
             store[SESSION_KEY] = str(user.pk)
             store[BACKEND_SESSION_KEY] = backend
             store[HASH_SESSION_KEY] = user.get_session_auth_hash()
             store.create()
-            n = len(players)
+            n = offset * SEATS + len(players)
             players.append({"user": user.pk, "match": match.pk, "session": store.session_key,
                             "page": f"/m/{match.pk}/",
                             "ip": f"10.{(n >> 16) & 255}.{(n >> 8) & 255}.{n & 255}"})
     Notification.objects.filter(sent_at__isnull=True).update(sent_at=timezone_now())
-    running = Match.objects.filter(status=Match.Status.RUNNING, name__startswith="Capacity ").count()
+    running = Match.objects.filter(pk__in=made, status=Match.Status.RUNNING).count()
     with open(path, "w") as fh:
         json.dump({"players": players}, fh)
     return {"matches": matches, "running": running, "accounts": count,

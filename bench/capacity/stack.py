@@ -239,6 +239,28 @@ class Stack:
             raise StackError(f"manage.py {' '.join(args)} failed:\n{done.stderr[-3000:]}")
         return done.stdout
 
+    def manage_parallel(self, commands: list[list[str]], timeout: float = 900) -> list[str]:
+        """Several ``manage.py`` commands at once (production environment); their stdouts."""
+        procs = [subprocess.Popen([sys.executable, str(ROOT / "manage.py"), *args], cwd=ROOT,
+                                  env=self.env(), stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True, preexec_fn=_die_with_parent)
+                 for args in commands]
+        outs, failed = [], []
+        try:
+            for args, proc in zip(commands, procs):
+                out, err = proc.communicate(timeout=timeout)
+                outs.append(out)
+                if proc.returncode != 0:
+                    failed.append(f"manage.py {' '.join(args)} failed:\n{err[-3000:]}")
+        finally:
+            for proc in procs:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+        if failed:
+            raise StackError("\n".join(failed))
+        return outs
+
     def start_app(self) -> None:
         """Gunicorn as the web container runs it, the three workers and beat."""
         bin_dir = Path(sys.executable).parent
