@@ -143,6 +143,8 @@ class Stack:
     secret_key: str = field(default_factory=lambda: secrets.token_urlsafe(50))
     smtp_port: int = 0
     web_env: dict[str, str] = field(default_factory=dict)
+    _pg_seen: dict[int, int] = field(default_factory=dict)
+    _pg_total: int = 0
 
     # --- environment ------------------------------------------------------------------
 
@@ -316,23 +318,23 @@ class Stack:
 
     def cpu_ticks(self) -> dict[str, int]:
         """CPU jiffies so far, by part: each part's processes with their descendants;
-        ``postgres``: the backends of the bench's database (a backend that ended since is
-        not counted: the web and workers keep theirs, ``CONN_MAX_AGE``)."""
+        ``postgres``: the backends of the bench's database, summed as they come and go
+        (what a backend used after it was last seen and before it ended is missed)."""
         out: dict[str, int] = {}
         for part in self.parts:
             ticks = sum(_cpu_ticks(p) for p in _descendants(part.proc.pid))
             out[part.name] = out.get(part.name, 0) + ticks
         try:
-            out["postgres"] = sum(_cpu_ticks(p) for p in database_backends(self.database_url))
+            for pid in database_backends(self.database_url):
+                ticks = _cpu_ticks(pid)
+                # backends come and go (CONN_MAX_AGE): each one's ticks since it was last
+                # seen (a new one: since it started), added to a running total
+                self._pg_total += max(0, ticks - self._pg_seen.get(pid, 0))
+                self._pg_seen[pid] = ticks
         except Exception:  # noqa: BLE001 - the figure is missing, the bench goes on
-            out["postgres"] = 0
+            pass
+        out["postgres"] = self._pg_total
         return out
-
-    def backends(self) -> dict[int, int]:
-        try:
-            return {p: _cpu_ticks(p) for p in database_backends(self.database_url)}
-        except Exception:  # noqa: BLE001
-            return {}
 
     # --- stop ---------------------------------------------------------------------------
 
