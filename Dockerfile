@@ -10,5 +10,5 @@ RUN SECRET_KEY=build-only-not-secret-$(date +%s)-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
 RUN useradd --create-home app && mkdir -p /app/var && chown -R app /app/var
 USER app
 EXPOSE 8000
-# workers = cores (WEB_CONCURRENCY overrides), 4 threads each (gthread), gc.freeze() after start-up: config/gunicorn.conf.py
+# two workers per core (WEB_CONCURRENCY overrides), 4 threads each (gthread), gc.freeze() after start-up: config/gunicorn.conf.py
 CMD ["gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi"]

@@ -1,12 +1,17 @@
 """gunicorn settings for the web container (Dockerfile and docker-compose run
 ``gunicorn -c config/gunicorn.conf.py config.wsgi``); docs/operations.md "Web processes".
 
-- ``workers``: one per core by default (``WEB_CONCURRENCY`` overrides), each **gthread**
-  with ``GUNICORN_THREADS`` threads (4): the htmx poll, the request every open match page
-  sends every 5 s, is one database query and a Redis read, so a sync worker spent most of
-  it waiting while the cores sat idle; threads let a worker answer other polls meanwhile.
-  The pages themselves are CPU-bound Python and gain little either way. Measured with
-  bench/web_workers.py (docs/operations.md "Web processes and page speed").
+- ``workers``: **two per core** by default (``WEB_CONCURRENCY`` overrides), each **gthread**
+  with ``GUNICORN_THREADS`` threads (4). A request costs the same CPU under the sync and the
+  gthread worker (``bench_capacity``: 1.3–1.5 ms of gunicorn CPU for the unchanged poll,
+  7–8 ms for the match page with either); what differs is whether the cores are used.
+  The poll every open match page sends every 5 s waits on PostgreSQL and Redis for most of
+  its time: a sync worker sits idle meanwhile (issue 33 measured 20–40 % of both cores
+  idle at the knee with two sync workers, and more players held with four), a gthread
+  worker runs another request. Two processes per core keep both cores busy when one
+  process's requests wait or its kept-alive connections are the busier ones (each of the
+  proxy's connections stays with the worker that accepted it). Measured with
+  ``manage.py bench_capacity --compare`` (docs/operations.md "Capacity").
   ``GUNICORN_WORKER_CLASS=sync`` goes back to one request per process.
 - ``gc.freeze()`` once each worker has loaded the app: the objects loaded at start-up
   (modules, templates, URL patterns, the engines' tables) move to a permanent generation,
@@ -34,7 +39,7 @@ def _cores() -> int:
         return multiprocessing.cpu_count()
 
 
-workers = _int("WEB_CONCURRENCY", _cores())
+workers = _int("WEB_CONCURRENCY", 2 * _cores())
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
 threads = _int("GUNICORN_THREADS", 4)  # per worker; only gthread uses it
 timeout = _int("GUNICORN_TIMEOUT", 30)

@@ -137,8 +137,11 @@ class LocalHTML:
             self._items.clear()
 
 
-#: entries kept per process (most are a fraction of a KB)
-LOCAL_SIZE = 4000
+#: entries kept per process (most are a fraction of a KB to ~2 KB). A reader's page keeps
+#: about three of its own (the nav with their name, the phase status of their seat, the
+#: header with their seat number), so 4,000 players need ~12,000: a smaller LRU churned
+#: at that size and rendered those blocks again on every load (bench_capacity's steps)
+LOCAL_SIZE = 16000
 local = LocalHTML(LOCAL_SIZE)
 
 

@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.http import HttpRequest
 from django.utils.crypto import constant_time_compare
 
@@ -129,10 +129,31 @@ def session_account(request: HttpRequest) -> int | None:
     model = get_user_model()
     sql = (f"SELECT u.is_active, u.is_staff, u.password FROM {model._meta.db_table} u "
            f"WHERE u.{model._meta.pk.column} = %s")
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [user_id])
-        row = cursor.fetchone()
+    found = _one_row(sql, [user_id])
+    if found is None:
+        return None
+    (row,) = found
     return user_id if row is not None and _account_ok(user_id, session_hash, *row) else None
+
+
+def _one_row(sql: str, params: list[Any]) -> tuple[Any] | None:
+    """``(row,)`` of one query (``(None,)``: no row), or None when the database failed
+    (the caller sends the request the full way).
+
+    Without the per-request health check: with ``CONN_HEALTH_CHECKS`` Django sends a
+    ``SELECT 1`` before a request's first query, a second round trip as costly as the
+    poll's own query, on every poll. A connection that died since the last request fails
+    this query instead; then the health check is put back, so the full way checks the
+    connection, opens a new one and answers as any page would."""
+    if connection.connection is not None and not connection.in_atomic_block:
+        connection.health_check_done = True
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return (cursor.fetchone(),)
+    except DatabaseError:
+        connection.health_check_done = False
+        return None
 
 
 def unchanged(request: HttpRequest, match_id: int, spec: FastPoll) -> bool:
@@ -144,11 +165,10 @@ def unchanged(request: HttpRequest, match_id: int, spec: FastPoll) -> bool:
     user_id, session_hash = _session_user(request)
     if user_id is None and not (spec.visitors and request.GET.get("a") == "1"):
         return False
-    with connection.cursor() as cursor:
-        cursor.execute(_sql(), [user_id, user_id, match_id])
-        row = cursor.fetchone()
-    if row is None:
+    found = _one_row(_sql(), [user_id, user_id, match_id])
+    if found is None or found[0] is None:
         return False
+    (row,) = found
     (version, is_private, status, game, seat_version, phase_kind, pressed,
      active, staff, password) = row
     if version != seen or (spec.game is not None and game != spec.game):

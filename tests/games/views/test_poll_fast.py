@@ -8,7 +8,7 @@ import html
 import re
 
 import pytest
-from django.db import connection
+from django.db import close_old_connections, connection
 from django.test.utils import CaptureQueriesContext, override_settings
 from django.urls import reverse
 
@@ -252,3 +252,47 @@ def test_the_shortcut_answers_exactly_what_the_full_way_answers(player, player2,
     differ = {k: v for k, v in answers.items() if v[0] != v[1]}
     assert not differ, differ
     assert shortcuts >= 8  # the matrix does reach the shortcut
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_poll_skips_the_health_check_and_survives_a_dead_connection(player, player2,
+                                                                        monkeypatch):
+    """With persistent, health-checked connections (as deployed): the 204 poll sends no
+    ``SELECT 1`` before its one query (a page still does); a connection that died since
+    the last request sends the poll the full way, which opens a new one and answers 204."""
+    match = new_match(creator=player, players=[player, player2], start=True)
+    client = client_for(player)
+    url = _poll_url(client, match)
+    htmx = {"HX-Request": "true"}
+
+    def get(path: str, **kwargs):
+        # what a server's request cycle does around each request (Django's test client
+        # leaves it out): the connection is checked again on the next request's first query
+        close_old_connections()
+        return client.get(path, **kwargs)
+
+    monkeypatch.setitem(connection.settings_dict, "CONN_MAX_AGE", 60)
+    monkeypatch.setitem(connection.settings_dict, "CONN_HEALTH_CHECKS", True)
+    connection.close()
+    try:
+        assert get(url, headers=htmx).status_code == 204  # a persistent connection
+        checks: list[bool] = []
+        real = connection.is_usable
+
+        def counted() -> bool:
+            checks.append(real())
+            return checks[-1]
+
+        monkeypatch.setattr(connection, "is_usable", counted)
+        assert get(url, headers=htmx).status_code == 204
+        assert checks == []  # no health check round trip for the poll
+        assert get(reverse("games:match-detail", args=[match.pk])).status_code == 200
+        assert checks == [True]  # the page's first query is checked, as Django does
+
+        checks.clear()
+        connection.connection.close()  # the server dropped it between two requests
+        assert get(url, headers=htmx).status_code == 204
+        assert checks == [False]  # the full way found it dead and opened a new one
+        assert get(url, headers=htmx).status_code == 204
+    finally:
+        connection.close()
