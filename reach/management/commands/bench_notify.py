@@ -168,6 +168,7 @@ class Command(BaseCommand):
             env.update({CHILD_FLAG: "1", "DJANGO_SETTINGS_MODULE": "config.settings.base",
                         "DATABASE_URL": db_url, "LOG_LEVEL": "WARNING",
                         "NOTIFY_ALLOW_LOOPBACK": "true", "CELERY_TASK_ALWAYS_EAGER": "true",
+                        "EMAIL_URL": "dummymail://",  # the seed's emails: not on stdout
                         "EMAIL_BATCH_SIZE": str(opts["batch"]),
                         "SITE_URL": env.get("SITE_URL", "http://localhost:8000")})
             env.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
