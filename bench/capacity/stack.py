@@ -29,7 +29,8 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+
+from bench import databases
 
 ROOT = Path(__file__).resolve().parents[2]
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -57,35 +58,21 @@ def port_open(port: int) -> bool:
         return False
 
 
-def _admin(url: str) -> tuple[str, str]:
-    parts = urlsplit(url)
-    return urlunsplit(parts._replace(path="/postgres", query="")), parts.path.lstrip("/")
-
-
 def create_database(url: str) -> None:
-    import psycopg
-
-    admin, name = _admin(url)
-    if not name.endswith("bench"):
-        raise StackError("The bench database's name must end in 'bench' (it is dropped).")
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        databases.create(url)
+    except databases.NotABenchDatabase as exc:
+        raise StackError(str(exc)) from exc
 
 
-def drop_database(url: str) -> None:
-    import psycopg
-
-    admin, name = _admin(url)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+drop_database = databases.drop
 
 
 def database_backends(url: str) -> list[int]:
     """The PostgreSQL backends serving the bench's database now."""
     import psycopg
 
-    admin, name = _admin(url)
+    admin, name = databases.admin_url(url)
     with psycopg.connect(admin, autocommit=True) as conn:
         rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s",
                             [name]).fetchall()

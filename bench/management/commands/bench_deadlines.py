@@ -53,7 +53,6 @@ import time
 from datetime import timedelta
 from importlib import import_module
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
 from django.core.management import call_command
@@ -62,32 +61,10 @@ from django.db import connection, transaction
 from django.db.models import Count, Max, Min
 from django.utils.timezone import now as timezone_now
 
+from bench import databases
+
 DEV_GAMES = {"guess": "tests.games.guessgame"}
 CHILD_FLAG = "PBW_BENCH_CHILD"
-
-
-def _recreate_database(url: str) -> None:
-    """Drop and create the bench database (it belongs to the bench alone): every run starts
-    from the migrations, data migrations included."""
-    import psycopg
-
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    if not name.endswith("bench"):
-        raise CommandError("The bench database's name must end in 'bench' (it is dropped).")
-    admin_url = urlunsplit(parts._replace(path="/postgres", query=""))
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-
-
-def _drop_database(url: str) -> None:
-    import psycopg
-
-    parts = urlsplit(url)
-    admin_url = urlunsplit(parts._replace(path="/postgres", query=""))
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{parts.path.lstrip("/")}" WITH (FORCE)')
 
 
 def _tree_rss_mb(pids: list[int]) -> float:
@@ -204,11 +181,14 @@ class Command(BaseCommand):
                 return self._reexec(opts)
             finally:
                 stop_process(redis_proc)
-        _recreate_database(opts["database_url"])
+        try:
+            databases.create(opts["database_url"])
+        except databases.NotABenchDatabase as exc:
+            raise CommandError(str(exc)) from exc
         try:
             self._run_child(opts)
         finally:
-            _drop_database(opts["database_url"])
+            databases.drop(opts["database_url"])
 
     def _run_child(self, opts) -> None:
         argv = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), "bench_deadlines",

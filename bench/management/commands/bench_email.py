@@ -37,12 +37,13 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
+
+from bench import databases
 
 CHILD_FLAG = "PBW_BENCH_EMAIL_CHILD"
 MESSAGE_ID = re.compile(rb"^Message-ID:\s*(<[^>]+>)", re.IGNORECASE | re.MULTILINE)
@@ -212,12 +213,6 @@ def process_cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def database_url_for(base: str, name: str) -> tuple[str, str]:
-    parts = urlsplit(base)
-    return (urlunsplit(parts._replace(path=f"/{name}", query="")),
-            urlunsplit(parts._replace(path="/postgres", query="")))
-
-
 class Command(BaseCommand):
     help = "Benchmark: N outbox emails through real Celery workers to a loopback SMTP server."
 
@@ -254,16 +249,12 @@ class Command(BaseCommand):
         self._reexec(opts)
 
     def _reexec(self, opts) -> None:
-        import psycopg
-
         name = f"pbw_email_{os.getpid()}_bench"
-        db_url, admin_url = database_url_for(opts["database_url"], name)
+        db_url = databases.url_for(opts["database_url"], name)
         tmp = tempfile.mkdtemp(prefix="pbw-bench-email-")
         redis_proc, redis_url = start_redis(tmp)
         try:
-            with psycopg.connect(admin_url, autocommit=True) as conn:
-                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-                conn.execute(f'CREATE DATABASE "{name}"')
+            databases.create(db_url)
             env = dict(os.environ)
             env.update({
                 CHILD_FLAG: "1", "DJANGO_SETTINGS_MODULE": "config.settings.base",
@@ -291,8 +282,7 @@ class Command(BaseCommand):
                 raise CommandError(f"bench failed (exit {done.returncode}); logs in {tmp}")
         finally:
             stop_process(redis_proc)
-            with psycopg.connect(admin_url, autocommit=True) as conn:
-                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            databases.drop(db_url)
 
     # --- 2.-5. the bench itself ---------------------------------------------------------
 

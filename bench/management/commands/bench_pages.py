@@ -52,12 +52,12 @@ import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
+from bench import databases
 from bench.urls import FLOOR_PATH
 
 CHILD_FLAG = "PBW_BENCH_PAGES_CHILD"
@@ -67,33 +67,6 @@ LIMITS = {"kg30_t3": 5, "kg100_t3": 8, "kg100_t9": 8, "kg_poll_204": 1.5, "sgs10
           "ds_versus": 8, "lobby100": 6, "director_kg30": 10, "admin_matches": 10}
 COLD_LIMIT = 15
 DIRECTOR_CLOSE_LIMIT_MS = 500
-
-
-def _admin_url(url: str) -> tuple[str, str]:
-    parts = urlsplit(url)
-    return urlunsplit(parts._replace(path="/postgres", query="")), parts.path.lstrip("/")
-
-
-def _create_database(url: str, *, keep: bool = False) -> None:
-    import psycopg
-
-    admin, name = _admin_url(url)
-    if not name.endswith("bench"):
-        raise CommandError("The bench database's name must end in 'bench' (it is dropped).")
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if keep and conn.execute("SELECT 1 FROM pg_database WHERE datname = %s",
-                                 [name]).fetchone():
-            return
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-
-
-def _drop_database(url: str) -> None:
-    import psycopg
-
-    admin, name = _admin_url(url)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def _spare_port() -> int:
@@ -135,9 +108,9 @@ class Command(BaseCommand):
         url = opts["database_url"]
         if opts["reuse"]:
             url = url.rsplit("/", 1)[0] + "/pbw_pages_dev_bench"
-            _create_database(url, keep=True)
+            databases.create(url, keep=True)
         else:
-            _create_database(url)
+            databases.create(url)
         redis_proc, redis_url, tmp = None, "", tempfile.mkdtemp(prefix="pbw-bench-pages-")
         server = shutil.which("redis-server")
         try:
@@ -184,7 +157,7 @@ class Command(BaseCommand):
                 redis_proc.wait(timeout=10)
             shutil.rmtree(tmp, ignore_errors=True)
             if not opts["reuse"]:
-                _drop_database(url)
+                databases.drop(url)
 
     @staticmethod
     def _wait_port(port: int) -> None:
