@@ -1,4 +1,5 @@
-"""Activate the logged-in user's time zone and language for every request.
+"""Activate the logged-in user's time zone and language for every request (a profile
+with no language chosen keeps the browser's, as ``LocaleMiddleware`` found it).
 
 The preferences come from the cache (``display_prefs``), keyed by the user id in the
 session, so a request that needs nothing else of the user — the htmx poll answering 204 —
@@ -55,8 +56,9 @@ class UserTimezoneMiddleware:
                 timezone.activate(zoneinfo.ZoneInfo(tz))
             except (zoneinfo.ZoneInfoNotFoundError, ValueError):
                 timezone.deactivate()
-            translation.activate(language)
-            request.LANGUAGE_CODE = language
+            if language:  # none chosen: the browser's, as LocaleMiddleware found it
+                translation.activate(language)
+                request.LANGUAGE_CODE = language
         else:
             timezone.deactivate()
         return self.get_response(request)

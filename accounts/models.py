@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+#: the profile's "no language chosen": the pages follow the browser (Accept-Language)
+BROWSER_LANGUAGE = ""
 
 
 class Profile(models.Model):
@@ -16,7 +20,15 @@ class Profile(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                 related_name="profile")
     timezone = models.CharField(max_length=64, default="UTC")
-    language = models.CharField(max_length=8, choices=settings.LANGUAGES, default="en")
+    language = models.CharField(
+        max_length=8, blank=True, default=BROWSER_LANGUAGE,
+        choices=[(BROWSER_LANGUAGE, _("My browser's language")), *settings.LANGUAGES],
+        help_text=_("Until you choose one, pages follow your browser's language, and emails "
+                    "the one it asked for when you last logged in."))
+    browser_language = models.CharField(
+        max_length=8, blank=True, default="", editable=False,
+        help_text="The language the browser asked for at the last login (emails, push and "
+                  "the calendar use it while no language is chosen).")
     email_mode = models.CharField(max_length=10, choices=EmailMode.choices,
                                   default=EmailMode.MY_MOVE)
     reminder_hours = models.PositiveSmallIntegerField(
@@ -40,6 +52,12 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return f"profile of {self.user}"
+
+    def reading_language(self) -> str:
+        """The language of what reaches the player outside a page (emails, push, webhooks,
+        the calendar): the chosen one, else the browser's at the last login, else the
+        site's."""
+        return self.language or self.browser_language or settings.LANGUAGE_CODE
 
 
 API_KEY_PREFIX = "pbw_"

@@ -30,6 +30,24 @@ def profile_prefs_forget(sender, instance, **kwargs):
 
 
 @receiver(user_logged_in)
+def browser_language_remembered(sender, request, user, **kwargs):
+    """The language the browser asks for, kept at each login: what reaches the player
+    outside a page (emails, push) is in it while they have chosen none
+    (``Profile.reading_language``). One write, only when it changed."""
+    from django.utils import translation
+
+    from accounts.profiles import profile_for
+
+    if request is None or not hasattr(request, "META"):
+        return
+    asked = translation.get_language_from_request(request)
+    profile = profile_for(user)
+    if asked and profile.browser_language != asked:
+        Profile.objects.filter(pk=profile.pk).update(browser_language=asked)
+        profile.browser_language = asked
+
+
+@receiver(user_logged_in)
 def staff_sessions_are_short(sender, request, user, **kwargs):
     """A director's session ends after ``STAFF_SESSION_SECONDS`` (players keep the usual
     two weeks): a forgotten admin tab is a smaller risk."""

@@ -576,7 +576,7 @@ class OutboxEmail(EmailMultiAlternatives):
 
 def build(n: Notification) -> EmailMultiAlternatives:
     """The email for outbox row ``n``, rendered in the reader's language and zone."""
-    lang = profile_for(n.recipient).language
+    lang = profile_for(n.recipient).reading_language()
     with translation.override(lang):
         return _build(n, lang)
 
@@ -589,7 +589,7 @@ def build_many(rows: list[Notification]) -> list[tuple[Notification, Any]]:
     batch's order within each group."""
     groups: dict[str, list[Notification]] = {}
     for n in rows:
-        groups.setdefault(profile_for(n.recipient).language, []).append(n)
+        groups.setdefault(profile_for(n.recipient).reading_language(), []).append(n)
     out: list[tuple[Notification, Any]] = []
     for lang, group in groups.items():
         with translation.override(lang):

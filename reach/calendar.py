@@ -51,7 +51,7 @@ def feed(user: Any) -> bytes:
     pairs = awaiting_phases(user)
     done = set(CheckIn.objects.filter(phase__in=[p for p, _ in pairs])
                .values_list("phase_id", "seat_id"))
-    with translation.override(profile_for(user).language):
+    with translation.override(profile_for(user).reading_language()):
         for phase, seat in pairs:
             match = seat.match
             event = Event()

@@ -139,7 +139,7 @@ def reader_locale(row: Notification) -> tuple[str, str]:
     if row.kind in policy.GROUP_KINDS:
         return settings.LANGUAGE_CODE, "UTC"
     profile = profile_for(row.recipient)
-    return profile.language, profile.timezone
+    return profile.reading_language(), profile.timezone
 
 
 def _said(row: Notification) -> tuple[dict[str, Any], str, str]:

@@ -136,10 +136,10 @@ def match_urls(match: Match) -> list[tuple[str, dict]]:
 
 
 def _reader(username: str, lang: str) -> Client:
-    from accounts.models import Profile
-
+    """The demo player as seeded (no language chosen in the profile): only the browser's
+    ``Accept-Language`` says which language the pages speak."""
     user = get_user_model().objects.get(username=username)
-    Profile.objects.update_or_create(user=user, defaults={"language": lang})
+    assert user.profile.language == ""
     c = Client(raise_request_exception=True, HTTP_ACCEPT_LANGUAGE=lang)
     c.force_login(user)
     return c

@@ -57,7 +57,9 @@ def test_a_bad_language_changes_nothing():
 def test_the_profile_form_offers_every_language():
     from accounts.models import Profile
 
-    assert [c for c, _ in Profile._meta.get_field("language").choices] == ["en", "it", "ja", "es"]
+    # "" first: none chosen, the pages follow the browser (tests/accounts/test_browser_language.py)
+    assert [c for c, _ in Profile._meta.get_field("language").choices] == ["", "en", "it", "ja",
+                                                                            "es"]
 
 
 @pytest.mark.parametrize("header,words", [
