@@ -182,17 +182,16 @@ PHASE_COLUMNS = ("match", "number", "kind", "turn", "opens_at", "deadline_at", "
 
 def phases_table(match: Match):
     """The phases, newest first, each linking to its own admin page: one query."""
+    # plain rows, not Phase instances with deferred fields
     phases = list(Phase.objects.filter(match=match).order_by("-number")
-                  .only(*PHASE_COLUMNS)[:PHASE_ROWS + 1])
+                  .values_list("pk", *PHASE_COLUMNS[1:])[:PHASE_ROWS + 1])
     zone = timezone.get_current_timezone_name()
     change = _url_for("admin:games_phase_change", [_ID])
-    rows = [(_link(change(phase.pk), f"#{phase.number}"),
-             phase.kind, phase.turn, _when(phase.opens_at, zone),
-             _when(phase.deadline_at, zone),
-             ", ".join(str(n) for n in phase.awaited or ()),
-             _when(phase.closed_at, zone), phase.close_failures,
-             _when(phase.quarantined_at, zone))
-            for phase in phases[:PHASE_ROWS]]
+    rows = [(_link(change(pk), f"#{number}"), kind, turn, _when(opens_at, zone),
+             _when(deadline_at, zone), ", ".join(str(n) for n in awaited or ()),
+             _when(closed_at, zone), close_failures, _when(quarantined_at, zone))
+            for (pk, number, kind, turn, opens_at, deadline_at, awaited, closed_at,
+                 close_failures, quarantined_at) in phases[:PHASE_ROWS]]
     if not rows:
         return "—"
     table = html_table(["number", "kind", "turn", "opens", "deadline", "awaited seats",
@@ -420,9 +419,10 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
 
     @admin.display(description="director log")
     def director_log(self, match: Match):
-        actions = director.director_log_for(match, limit=DIRECTOR_LOG_ROWS + 1)
-        rows = [(a.created_at.strftime("%Y-%m-%d %H:%M:%S"), a.actor or "system", a.action,
-                 json.dumps(a.details)) for a in actions[:DIRECTOR_LOG_ROWS]]
+        actions = director.director_log_rows(match, limit=DIRECTOR_LOG_ROWS + 1)
+        rows = [(created_at.strftime("%Y-%m-%d %H:%M:%S"), actor or "system", action,
+                 json.dumps(details))
+                for created_at, actor, action, details in actions[:DIRECTOR_LOG_ROWS]]
         if not rows:
             return "—"
         table = html_table(["when", "who", "action", "details"], rows)

@@ -43,7 +43,8 @@ def _field_html(line: Any, field: Any) -> str:
         parts.append("</div></div>")
         return "".join(parts)
     bound = field.field  # a BoundField
-    errors = str(line.errors())
+    # an empty error list still renders its template: asked only when there are errors
+    errors = str(line.errors()) if bound.errors else ""
     if errors:
         classes = classes.replace("form-row", "form-row errors", 1)
     if bound.name:
