@@ -40,8 +40,9 @@ from games.services.matches import match_create
 from games.services.schedule import ScheduleError, validate_schedule
 
 
-#: what only a forming match can change (read-only on the page of a match that formed)
-FORMING_ONLY = ("config", "min_players", "max_players")
+#: what only a forming match can change (read-only on the page of a match that formed;
+#: ``starts_at`` starts a forming match by itself and means nothing once it has formed)
+FORMING_ONLY = ("config", "min_players", "max_players", "starts_at")
 
 
 class MatchForm(forms.ModelForm):
