@@ -61,9 +61,10 @@ class MatchForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = registry.choices() or [("", "no game registered")]
-        if self.instance.pk:
-            self.fields["game"].disabled = True
+        if "game" in self.fields:  # read-only on an existing match's page (get_readonly_fields)
+            self.fields["game"].choices = registry.choices() or [("", "no game registered")]
+            if self.instance.pk:
+                self.fields["game"].disabled = True
         schema = []
         slug = self.instance.game or (registry.choices()[0][0] if registry.choices() else None)
         if slug:
@@ -277,6 +278,8 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
         can change (the form refused them anyway; a read-only value is also a tenth of the
         widgets the page renders)."""
         fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None:  # a match's game never changes: shown, not a disabled select
+            fields += [f for f in ("game",) if f not in fields]
         if obj is not None and obj.status != Match.Status.FORMING:
             fields += [f for f in FORMING_ONLY if f not in fields]
         return fields
