@@ -40,8 +40,9 @@ from games.services.matches import match_create
 from games.services.schedule import ScheduleError, validate_schedule
 
 
-#: what only a forming match can change (read-only on the page of a match that formed)
-FORMING_ONLY = ("config", "min_players", "max_players")
+#: what only a forming match can change (read-only on the page of a match that formed;
+#: ``starts_at`` starts a forming match by itself and means nothing once it has formed)
+FORMING_ONLY = ("config", "min_players", "max_players", "starts_at")
 
 
 class MatchForm(forms.ModelForm):
@@ -60,9 +61,10 @@ class MatchForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = registry.choices() or [("", "no game registered")]
-        if self.instance.pk:
-            self.fields["game"].disabled = True
+        if "game" in self.fields:  # read-only on an existing match's page (get_readonly_fields)
+            self.fields["game"].choices = registry.choices() or [("", "no game registered")]
+            if self.instance.pk:
+                self.fields["game"].disabled = True
         schema = []
         slug = self.instance.game or (registry.choices()[0][0] if registry.choices() else None)
         if slug:
@@ -116,7 +118,8 @@ def html_table(headers: list[str], rows) -> str:
 
 
 def _link(url: str, text) -> SafeString:
-    return mark_safe(f'<a href="{escape(url)}">{escape(str(text))}</a>')  # noqa: S308
+    # SafeString, not mark_safe: its lazy-string wrapper was most of a seat row's cost
+    return SafeString(f'<a href="{escape(url)}">{escape(str(text))}</a>')
 
 
 def _seat_rows(match: Match) -> list:
@@ -164,8 +167,8 @@ def seats_table(match: Match):
              seat.username if seat.user_id else "bot" if seat.is_bot else "—",
              "yes" if seat.is_bot else "", _when(seat.removed_at, zone),
              _when(seat.last_checkin_at, zone), _when(seat.next_nag_at, zone),
-             mark_safe(_link(replace(seat.pk), "replace")  # noqa: S308 - two links
-                       + " · " + _link(remove(seat.pk), "remove")))
+             SafeString(f'{_link(replace(seat.pk), "replace")} · '  # two escaped links
+                        f'{_link(remove(seat.pk), "remove")}'))
             for seat in seats]
     if not rows:
         return "—"
@@ -182,17 +185,16 @@ PHASE_COLUMNS = ("match", "number", "kind", "turn", "opens_at", "deadline_at", "
 
 def phases_table(match: Match):
     """The phases, newest first, each linking to its own admin page: one query."""
+    # plain rows, not Phase instances with deferred fields
     phases = list(Phase.objects.filter(match=match).order_by("-number")
-                  .only(*PHASE_COLUMNS)[:PHASE_ROWS + 1])
+                  .values_list("pk", *PHASE_COLUMNS[1:])[:PHASE_ROWS + 1])
     zone = timezone.get_current_timezone_name()
     change = _url_for("admin:games_phase_change", [_ID])
-    rows = [(_link(change(phase.pk), f"#{phase.number}"),
-             phase.kind, phase.turn, _when(phase.opens_at, zone),
-             _when(phase.deadline_at, zone),
-             ", ".join(str(n) for n in phase.awaited or ()),
-             _when(phase.closed_at, zone), phase.close_failures,
-             _when(phase.quarantined_at, zone))
-            for phase in phases[:PHASE_ROWS]]
+    rows = [(_link(change(pk), f"#{number}"), kind, turn, _when(opens_at, zone),
+             _when(deadline_at, zone), ", ".join(str(n) for n in awaited or ()),
+             _when(closed_at, zone), close_failures, _when(quarantined_at, zone))
+            for (pk, number, kind, turn, opens_at, deadline_at, awaited, closed_at,
+                 close_failures, quarantined_at) in phases[:PHASE_ROWS]]
     if not rows:
         return "—"
     table = html_table(["number", "kind", "turn", "opens", "deadline", "awaited seats",
@@ -276,6 +278,8 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
         can change (the form refused them anyway; a read-only value is also a tenth of the
         widgets the page renders)."""
         fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None:  # a match's game never changes: shown, not a disabled select
+            fields += [f for f in ("game",) if f not in fields]
         if obj is not None and obj.status != Match.Status.FORMING:
             fields += [f for f in FORMING_ONLY if f not in fields]
         return fields
@@ -420,9 +424,10 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
 
     @admin.display(description="director log")
     def director_log(self, match: Match):
-        actions = director.director_log_for(match, limit=DIRECTOR_LOG_ROWS + 1)
-        rows = [(a.created_at.strftime("%Y-%m-%d %H:%M:%S"), a.actor or "system", a.action,
-                 json.dumps(a.details)) for a in actions[:DIRECTOR_LOG_ROWS]]
+        actions = director.director_log_rows(match, limit=DIRECTOR_LOG_ROWS + 1)
+        rows = [(created_at.strftime("%Y-%m-%d %H:%M:%S"), actor or "system", action,
+                 json.dumps(details))
+                for created_at, actor, action, details in actions[:DIRECTOR_LOG_ROWS]]
         if not rows:
             return "—"
         table = html_table(["when", "who", "action", "details"], rows)

@@ -11,7 +11,7 @@ from games.services.phases import phase_close_now, phase_extend
 from games.services.seats import seat_remove, seat_replace
 
 __all__ = ["match_start", "match_pause", "match_resume", "match_end", "phase_extend",
-           "phase_close_now", "seat_replace", "seat_remove", "director_log_for",
+           "phase_close_now", "seat_replace", "seat_remove", "director_log_for", "director_log_rows",
            "matches_needing_director"]
 
 
@@ -19,6 +19,14 @@ def director_log_for(match: Match, limit: int | None = None) -> list[DirectorAct
     """The director actions on ``match``, newest first (the latest ``limit``, else all)."""
     actions = DirectorAction.objects.filter(match=match).select_related("actor")
     return list(actions[:limit] if limit is not None else actions)
+
+
+def director_log_rows(match: Match, limit: int) -> list[tuple]:
+    """The latest ``limit`` director actions on ``match``, newest first, as plain rows
+    ``(created_at, actor's username or None, action, details)`` (no model instances: the
+    director's match page shows fifty of them on every load)."""
+    return list(DirectorAction.objects.filter(match=match)
+                .values_list("created_at", "actor__username", "action", "details")[:limit])
 
 
 def matches_needing_director():

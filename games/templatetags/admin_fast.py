@@ -8,6 +8,7 @@ from typing import Any
 from django import template
 from django.contrib.admin.templatetags.base import InclusionAdminNode
 
+from games.lib.adminform import render_fieldset
 from games.lib.adminlist import fast_result_list
 
 register = template.Library()
@@ -17,3 +18,10 @@ register = template.Library()
 def fast_result_list_tag(parser: Any, token: Any) -> InclusionAdminNode:
     return InclusionAdminNode(parser, token, func=fast_result_list,
                               template_name="change_list_results.html", takes_context=False)
+
+
+@register.simple_tag
+def fast_fieldset(fieldset: Any, index: int) -> Any:
+    """The fieldset rendered in Python (games/lib/adminform.py), or ``""`` when it needs
+    Django's ``admin/includes/fieldset.html`` (the template then includes it)."""
+    return render_fieldset(fieldset, index) or ""
