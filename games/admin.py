@@ -261,6 +261,7 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
                 "is_private", "starts_at", "bots_enabled", "early_close"]
         if obj is None:
             return [(None, {"fields": main})]
+        main[0] = "game_label"  # a match's game never changes: its name, shown
         return [("Director", {"fields": ["director_buttons", "status", "needs_director",
                                           "director_note"]}),
                 ("Seats and phases", {"fields": ["seat_list", "phase_list"]}),
@@ -273,13 +274,20 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
     def get_changelist(self, request, **kwargs):
         return MatchChangeList
 
+    @admin.display(description="Game")
+    def game_label(self, obj: Match) -> str:
+        try:
+            return registry.get_game(obj.game).name
+        except registry.UnknownGame:
+            return obj.game
+
     def get_readonly_fields(self, request, obj=None):
         """Shown, not edited, once the match has formed: the settings only a forming match
         can change (the form refused them anyway; a read-only value is also a tenth of the
         widgets the page renders)."""
         fields = list(super().get_readonly_fields(request, obj))
-        if obj is not None:  # a match's game never changes: shown, not a disabled select
-            fields += [f for f in ("game",) if f not in fields]
+        if obj is not None:  # a match's game never changes: its name, not a disabled select
+            fields += [f for f in ("game", "game_label") if f not in fields]
         if obj is not None and obj.status != Match.Status.FORMING:
             fields += [f for f in FORMING_ONLY if f not in fields]
         return fields
