@@ -502,7 +502,6 @@ def send_decisions(rows: list[Notification], *, now: datetime) -> dict[int, Deci
                 out[row.pk] = Decision(skip="preferences")
                 continue
         elif row.kind == K.MATCH_NEWS:
-
             out[row.pk] = SEND if news_wanted(row.recipient, row.payload, seat=seat) else \
                 Decision(skip="preferences")
             continue
