@@ -356,7 +356,8 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
                  for name, label in (("start", "Start"), ("pause", "Pause"), ("resume", "Resume"),
                                      ("extend", "Extend deadline"), ("close_now", "Close phase now"),
                                      ("end", "End match"))]
-        return format_html_join(" · ", '<a class="button" href="{}">{}</a>', links)
+        return format_html('<div class="director-actions">{}</div>', format_html_join(
+            "", '<a class="button" href="{}">{}</a>', links))  # wrapped rows at a phone width
 
     @admin.display(description="seats")
     def seat_list(self, match: Match):
