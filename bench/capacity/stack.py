@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench import databases
+from bench import databases, procstats
 
 ROOT = Path(__file__).resolve().parents[2]
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -77,29 +77,6 @@ def database_backends(url: str) -> list[int]:
         rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s",
                             [name]).fetchall()
     return [int(r[0]) for r in rows]
-
-
-def _cpu_ticks(pid: int) -> int:
-    """utime + stime of one process (its own threads; not its children)."""
-    try:
-        raw = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return 0
-    fields = raw[raw.rindex(")") + 2:].split()
-    return int(fields[11]) + int(fields[12])
-
-
-def _descendants(pid: int) -> list[int]:
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        out.append(p)
-        try:
-            for task in Path(f"/proc/{p}/task").iterdir():
-                todo += [int(c) for c in (task / "children").read_text().split()]
-        except (OSError, ValueError):
-            continue
-    return out
 
 
 def machine_busy_ticks() -> tuple[int, int]:
@@ -309,11 +286,11 @@ class Stack:
         (what a backend used after it was last seen and before it ended is missed)."""
         out: dict[str, int] = {}
         for part in self.parts:
-            ticks = sum(_cpu_ticks(p) for p in _descendants(part.proc.pid))
+            ticks = sum(procstats.cpu_ticks(p) for p in procstats.descendants([part.proc.pid]))
             out[part.name] = out.get(part.name, 0) + ticks
         try:
             for pid in database_backends(self.database_url):
-                ticks = _cpu_ticks(pid)
+                ticks = procstats.cpu_ticks(pid)
                 # backends come and go (CONN_MAX_AGE): each one's ticks since it was last
                 # seen (a new one: since it started), added to a running total
                 self._pg_total += max(0, ticks - self._pg_seen.get(pid, 0))

@@ -61,31 +61,10 @@ from django.db import connection, transaction
 from django.db.models import Count, Max, Min
 from django.utils.timezone import now as timezone_now
 
-from bench import databases
+from bench import databases, procstats
 
 DEV_GAMES = {"guess": "tests.games.guessgame"}
 CHILD_FLAG = "PBW_BENCH_CHILD"
-
-
-def _tree_rss_mb(pids: list[int]) -> float:
-    """Resident memory of ``pids`` and their descendants, in MB (from ``/proc``)."""
-    seen: set[int] = set()
-    total = 0
-    todo = list(pids)
-    while todo:
-        pid = todo.pop()
-        if pid in seen:
-            continue
-        seen.add(pid)
-        try:
-            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
-            for task in Path(f"/proc/{pid}/task").iterdir():
-                todo += [int(c) for c in (task / "children").read_text().split()]
-        except (OSError, ValueError):
-            continue
-    return round(total / 1024, 1)
 
 
 def _scale(progress: list[dict]) -> dict:
@@ -507,7 +486,7 @@ class Command(BaseCommand):
             lock_samples.append(self._lock_waiters())
             if closed_now >= next_mark or closed_now >= matches:
                 elapsed = time.monotonic() - started
-                rss = _tree_rss_mb(pids)
+                rss = procstats.tree_rss_mb(pids)
                 peak_rss = max(peak_rss, rss)
                 window = max(elapsed - last_mark[1], 1e-9)
                 progress.append({"closed": closed_now, "seconds": round(elapsed, 2),
@@ -535,7 +514,7 @@ class Command(BaseCommand):
         while time.monotonic() - drain_started < opts["drain_timeout"]:
             if not emails.filter(sent_at__isnull=True, failed_at__isnull=True).exists():
                 break
-            peak_rss = max(peak_rss, _tree_rss_mb(pids))
+            peak_rss = max(peak_rss, procstats.tree_rss_mb(pids))
             time.sleep(0.25)
         unsent = emails.filter(sent_at__isnull=True, failed_at__isnull=True).count()
         last_sent = emails.aggregate(t=Max("sent_at"))["t"]
@@ -581,14 +560,13 @@ class Command(BaseCommand):
         """CPU seconds of the clock workers so far, and of this database's PostgreSQL
         sessions since ``backends_before`` (their CPU then, by pid; a session that
         connected later counts from zero)."""
-        from bench.management.commands.bench_email import process_cpu_seconds, tree_cpu_seconds
 
         with connection.cursor() as cursor:
             cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = "
                            "current_database() AND pid <> pg_backend_pid()")
-            backends = {pid: process_cpu_seconds(pid) for (pid,) in cursor.fetchall()}
+            backends = {pid: procstats.cpu_seconds(pid) for (pid,) in cursor.fetchall()}
         database = sum(cpu - backends_before.get(pid, 0.0) for pid, cpu in backends.items())
-        return {"workers": tree_cpu_seconds(clock_pids), "backends": backends,
+        return {"workers": procstats.tree_cpu_seconds(clock_pids), "backends": backends,
                 "database": database}
 
     @staticmethod

@@ -44,6 +44,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
 from bench import databases
+from bench.procstats import cpu_seconds as process_cpu_seconds
+from bench.procstats import tree_cpu_seconds
 
 CHILD_FLAG = "PBW_BENCH_EMAIL_CHILD"
 MESSAGE_ID = re.compile(rb"^Message-ID:\s*(<[^>]+>)", re.IGNORECASE | re.MULTILINE)
@@ -180,37 +182,6 @@ def start_sinks(count: int, port: int, sink: Sink) -> list[subprocess.Popen]:
         sink.follow(proc.stdout)
         procs.append(proc)
     return procs
-
-
-def tree_cpu_seconds(pids: list[int]) -> float:
-    """CPU seconds (user + system) used so far by ``pids`` and their live descendants
-    (a Celery worker and its pool processes), read from ``/proc``."""
-    tick = os.sysconf("SC_CLK_TCK")
-    seen: set[int] = set()
-    total = 0.0
-    todo = list(pids)
-    while todo:
-        pid = todo.pop()
-        if pid in seen:
-            continue
-        seen.add(pid)
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / tick
-            for task in Path(f"/proc/{pid}/task").iterdir():
-                todo += [int(c) for c in (task / "children").read_text().split()]
-        except (OSError, ValueError, IndexError):
-            continue
-    return total
-
-
-def process_cpu_seconds(pid: int) -> float:
-    """CPU seconds (user + system) used so far by ``pid`` alone."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class Command(BaseCommand):
