@@ -642,17 +642,22 @@ def _now_lines(view: Mapping[str, Any] | None, names: Mapping[int, str],
         return [_("You are watching: the public feed and the map are on the match page.")]
     if not me.get("alive"):
         return [_("You are dead: you can still watch the match.")]
-    # only the parts of ``board`` the sentences use (no map, panel or stored orders)
-    f = order_choices(view, names, lang)
     out = []
     if view["phase"] == "tactical" and view["turn"] == 1:
+        # the budget and the default start zone, read where ``order_choices`` reads them:
+        # its shopping cart (every catalogue item's name, in the reader's language, per
+        # reader) is not part of the sentence
+        budget = me["coins"]
         out.append(ngettext(
             "Shop your backpack (budget %(budget)s coin) and choose your start zone; if you do "
             "not, you get the default backpack and start in %(zone)s.",
             "Shop your backpack (budget %(budget)s coins) and choose your start zone; if you do "
             "not, you get the default backpack and start in %(zone)s.",
-            int(f["budget"] or 0)) % {"budget": f["budget"], "zone": f["default_start"]})
+            int(budget or 0)) % {"budget": budget,
+                                 "zone": _zone_name(view, view["map"]["default_start"])})
         return out
+    # only the parts of ``board`` the sentences use (no map, panel or stored orders)
+    f = order_choices(view, names, lang)
     zone = roster(view, names)
     if zone:
         if zone["people"] is None:
