@@ -79,12 +79,40 @@ class _FragmentNode(template.Node):
         if hits is None:  # the first fragment of the page: every announced one at once
             hits = htmlcache.prefetch(keys, context.get(htmlcache.PREFETCH_NAME) or [])
             context.dicts[0]["_fragment_hits"] = hits
+        # an announced fragment the prefetch did not find is rendered, not asked again
         html = hits[key] if key in hits else htmlcache.cache_get(key)
         if html is None:
             with context.push(csrf_token=htmlcache.csrf_placeholder()):
                 html = str(self.nodelist.render(context))
-            htmlcache.cache_set(key, html)
+            writes = context.get(htmlcache.WRITES_NAME)
+            if writes is not None:  # inside {% fragment_writes %}: written at its end
+                writes[key] = html
+            else:
+                htmlcache.cache_set(key, html)
         return mark_safe(htmlcache.fill_csrf(html, token))
+
+
+class _WritesNode(template.Node):
+    def __init__(self, nodelist: template.NodeList) -> None:
+        self.nodelist = nodelist
+
+    def render(self, context: template.Context) -> str:
+        writes: dict[str, str] = {}
+        with context.push({htmlcache.WRITES_NAME: writes}):
+            html = self.nodelist.render(context)
+        htmlcache.cache_set_many(writes)
+        return html
+
+
+@register.tag("fragment_writes")
+def fragment_writes_tag(parser: Any, token: Any) -> _WritesNode:
+    """``{% fragment_writes %}…{% endfragment_writes %}``: the fragments rendered anew
+    inside (``{% fragment_cache %}`` misses) are written to the shared cache together, in
+    one round trip at the end of the block, instead of one write each (a page after a
+    change renders six or seven)."""
+    nodelist = parser.parse(("endfragment_writes",))
+    parser.delete_first_token()
+    return _WritesNode(nodelist)
 
 
 @register.simple_tag(takes_context=True)
