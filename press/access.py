@@ -62,9 +62,13 @@ def settings_for(match: Match) -> MatchPress:
     cached = match.__dict__.get("_press_settings")
     if cached is not None:
         return cached
-    try:
-        row = MatchPress.objects.select_related("pinned").get(match_id=match.pk)
-    except MatchPress.DoesNotExist:
+    from press.freshness import settings_from_page
+
+    # the match page loaded the row with the match (its pinned message, if any, is read
+    # when asked for); elsewhere one query, the pinned message with it
+    row = settings_from_page(match) or (MatchPress.objects.select_related("pinned")
+                                        .filter(match_id=match.pk).first())
+    if row is None:
         row = MatchPress(match_id=match.pk, rules=default_rules(match.game, match.config))
     match.__dict__["_press_settings"] = row
     return row
