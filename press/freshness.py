@@ -64,13 +64,8 @@ def page_version() -> Any:
     return Subquery(MatchPress.objects.filter(match_id=OuterRef("pk")).values("version")[:1])
 
 
-#: the settings columns the match page loads with its match row (:func:`page_settings`)
-PAGE_SETTINGS_FIELDS = ("rules", "dead", "spectators_read_public", "archive_for_spectators",
-                        "pinned_id", "version")
-
-
 def page_settings() -> Any:
-    """The match's press settings row as one JSON array of :data:`PAGE_SETTINGS_FIELDS`
+    """The match's press settings row as one JSON array of ``access.PAGE_SETTINGS_FIELDS``
     (None without a row), loaded with the match page's match row
     (``AppHooks.page_annotations``): the panel reads it there (``access.settings_for``)
     instead of a query of its own when it is rendered anew. An array, not an object: its
@@ -78,22 +73,10 @@ def page_settings() -> Any:
     from django.db.models import OuterRef, Subquery
     from django.db.models.functions import JSONArray
 
+    from press.access import PAGE_SETTINGS_FIELDS
+
     return Subquery(MatchPress.objects.filter(match_id=OuterRef("pk")).values(
         row=JSONArray(*PAGE_SETTINGS_FIELDS))[:1])
-
-
-def settings_from_page(match: Match) -> MatchPress | None:
-    """The settings row :func:`page_settings` loaded with ``match``, or None when the
-    match was not loaded that way (or has no row: the caller asks the database)."""
-    import json
-
-    loaded = match.__dict__.get("press_settings_row")
-    if isinstance(loaded, str):
-        loaded = json.loads(loaded)
-    if not isinstance(loaded, list) or len(loaded) != len(PAGE_SETTINGS_FIELDS):
-        return None
-    return MatchPress.from_db(MatchPress.objects.db, ["match_id", *PAGE_SETTINGS_FIELDS],
-                              [match.pk, *loaded])
 
 
 def panel_key(request: Any, match: Match) -> tuple[str, str, list[Any]]:
