@@ -142,6 +142,24 @@ def fragment_cache_tag(parser: Any, token: Any) -> _FragmentNode:
 
 
 @register.simple_tag
+def diary_older_links(turns: Any, part: Any, diary_url: Any, turn_word: Any) -> Any:
+    """``{% diary_older_links diary_older part diary_url turn_word %}``: a link per older
+    diary turn (htmx swaps the turn in place; without JavaScript the match page with that
+    turn), written in Python: a template loop over a long match's turns cost ~50 µs each."""
+    from games.lib.escape import conditional_escape as esc
+
+    part, url, word = esc(part), esc(diary_url), esc(turn_word)
+    start = esc(gettext("Start"))
+    out = []
+    for t in turns or ():
+        n = esc(t)
+        out.append(f'<div id="{part}-t{n}"><a href="?diary={n}#{part}-t{n}" '
+                   f'hx-get="{url}?turn={n}&amp;part={part}" hx-target="#{part}-t{n}" '
+                   f'hx-swap="outerHTML">{f"{word} {n}" if t else start}</a></div>')
+    return mark_safe("".join(out))  # noqa: S308 - every value escaped
+
+
+@register.simple_tag
 def badge_items(labels: Any) -> Any:
     """``{% badge_items seat_labels %}``: the seat list's items, joined in Python (a
     template loop over a hundred seats cost about a millisecond of a page rendered anew)."""
