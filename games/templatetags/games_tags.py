@@ -84,6 +84,7 @@ class _FragmentNode(template.Node):
         if html is None:
             with context.push(csrf_token=htmlcache.csrf_placeholder()):
                 html = str(self.nodelist.render(context))
+            hits[key] = html  # the same fragment again in this page: rendered once
             writes = context.get(htmlcache.WRITES_NAME)
             if writes is not None:  # inside {% fragment_writes %}: written at its end
                 writes[key] = html
