@@ -160,8 +160,21 @@ def seats_table(match: Match):
     """The seats with their director actions: a plain table, one query (an admin inline of
     30 seats rendered ~200 form fields through templates; seats change only through the
     director's actions, which log a DirectorAction)."""
-    seats = [_SeatShown(row) for row in _seat_rows(match)]  # the rows the page keys use
+    rows_in = _seat_rows(match)  # the rows the page keys use
     zone = timezone.get_current_timezone_name()  # the director's own, as the list shows
+    # the table is a function of the seat rows (every column and the name) and the zone:
+    # kept in this process under those, a reload with no seat changed renders nothing
+    key = ("director-seats", match.pk, zone,
+           tuple((row.fields, row.username) for row in rows_in))
+    kept = htmlcache.local.get(key)
+    if kept is None:
+        kept = _seats_table(match, rows_in, zone)
+        htmlcache.local.put(key, kept)
+    return kept
+
+
+def _seats_table(match: Match, rows_in: list, zone: str):
+    seats = [_SeatShown(row) for row in rows_in]
     # the two links' addresses reversed once, each seat's id put in
     replace = _url_for("admin:games_match_seat", [match.pk, _ID, "replace"])
     remove = _url_for("admin:games_match_seat", [match.pk, _ID, "remove"])
@@ -255,6 +268,12 @@ class GameListFilter(admin.SimpleListFilter):
         return queryset.filter(game=self.value()) if self.value() else queryset
 
 
+#: the director's match page's match (MatchAdmin.get_object: the admin's queryset is the
+#: default manager's), its state deferred and digested by the database
+_CHANGE_MATCH = CompiledOnce(lambda pk: Match.objects.filter(pk=pk).defer("state")
+                             .annotate(state_md5=MD5(Cast("state", TextField()))))
+
+
 #: the director log on the match page shows the latest actions; the rest are one link away
 DIRECTOR_LOG_ROWS = 50
 
@@ -326,8 +345,12 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
                     .annotate(state_md5=MD5(Cast("state", TextField()))))
         field = Match._meta.pk if from_field is None else Match._meta.get_field(from_field)
         try:
-            found = queryset.get(**{field.name: field.to_python(object_id)})
-        except (Match.DoesNotExist, ValidationError, ValueError):
+            value = field.to_python(object_id)
+            if from_field is None and isinstance(value, int):  # the page's case: SQL compiled once
+                found = next(iter(_CHANGE_MATCH.objects(Match, value)), None)
+            else:
+                found = queryset.get(**{field.name: value})
+        except (Match.DoesNotExist, ValidationError, ValueError, OverflowError):
             found = None
         if request.method == "GET":  # a POST changes it between the two asks
             memo[(object_id, from_field)] = found
