@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
+from datetime import datetime
 from html import escape
 
 from django import forms
@@ -18,7 +19,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models import TextField
-from django.db.models.functions import MD5, Cast, Coalesce
+from django.db.models.functions import MD5, Cast, Coalesce, JSONArray
 from django.http import HttpRequest, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -33,6 +34,7 @@ from games.exceptions import ApplicationError
 from games.lib import htmlcache
 from games.lib.audit import AuditedAdminMixin
 from games.lib.dates import format_local
+from games.lib.sqlonce import CompiledOnce
 from games.models import (DiaryEntry, DirectorAction, Match, Notification, Phase, Seat,
                           SweepHeartbeat)
 from games.services import director
@@ -158,8 +160,21 @@ def seats_table(match: Match):
     """The seats with their director actions: a plain table, one query (an admin inline of
     30 seats rendered ~200 form fields through templates; seats change only through the
     director's actions, which log a DirectorAction)."""
-    seats = [_SeatShown(row) for row in _seat_rows(match)]  # the rows the page keys use
+    rows_in = _seat_rows(match)  # the rows the page keys use
     zone = timezone.get_current_timezone_name()  # the director's own, as the list shows
+    # the table is a function of the seat rows (every column and the name) and the zone:
+    # kept in this process under those, a reload with no seat changed renders nothing
+    key = ("director-seats", match.pk, zone,
+           tuple((row.fields, row.username) for row in rows_in))
+    kept = htmlcache.local.get(key)
+    if kept is None:
+        kept = _seats_table(match, rows_in, zone)
+        htmlcache.local.put(key, kept)
+    return kept
+
+
+def _seats_table(match: Match, rows_in: list, zone: str):
+    seats = [_SeatShown(row) for row in rows_in]
     # the two links' addresses reversed once, each seat's id put in
     replace = _url_for("admin:games_match_seat", [match.pk, _ID, "replace"])
     remove = _url_for("admin:games_match_seat", [match.pk, _ID, "remove"])
@@ -183,11 +198,17 @@ PHASE_COLUMNS = ("match", "number", "kind", "turn", "opens_at", "deadline_at", "
                  "closed_at", "close_failures", "quarantined_at")
 
 
+_PHASE_ROWS = CompiledOnce(lambda match_id: Phase.objects.filter(match_id=match_id)
+                           .order_by("-number")
+                           .values_list("pk", *PHASE_COLUMNS[1:])[:PHASE_ROWS + 1])
+
+
 def phases_table(match: Match):
     """The phases, newest first, each linking to its own admin page: one query."""
-    # plain rows, not Phase instances with deferred fields
-    phases = list(Phase.objects.filter(match=match).order_by("-number")
-                  .values_list("pk", *PHASE_COLUMNS[1:])[:PHASE_ROWS + 1])
+    # plain rows, not Phase instances with deferred fields; the SQL compiled once (the
+    # cursor gives the awaited seats' JSON as text where the ORM would decode it)
+    phases = [(*row[:6], json.loads(row[6]) if isinstance(row[6], str) else row[6], *row[7:])
+              for row in _PHASE_ROWS.rows(match.pk)]
     zone = timezone.get_current_timezone_name()
     change = _url_for("admin:games_phase_change", [_ID])
     rows = [(_link(change(pk), f"#{number}"), kind, turn, _when(opens_at, zone),
@@ -222,14 +243,35 @@ class MatchChangeList(ChangeList):
         # then drops it and counts the matches alone
         seats = (Seat.objects.filter(match=OuterRef("pk")).order_by()
                  .values("match").annotate(n=Count("pk")).values("n"))
-        # the open phase's four shown columns as subqueries of the same query (a prefetch
-        # built a hundred Phase objects, a fifth of the list's time)
-        open_phase = {f"open_{name}": Subquery(open_phases.filter(match=OuterRef("pk"))
-                                               .values(name)[:1])
-                      for name in OPEN_PHASE_COLUMNS}
+        # the open phase's four shown columns as one subquery of the same query, a JSON
+        # array (a prefetch built a hundred Phase objects, a fifth of the list's time; a
+        # subquery per column cost four to build and run)
+        open_phase = Subquery(open_phases.filter(match=OuterRef("pk"))
+                              .values(row=JSONArray(*OPEN_PHASE_COLUMNS))[:1])
         return (super().get_queryset(request, exclude_parameters)
                 .defer("state", "config", "schedule", "outcome")
-                .annotate(seat_count=Coalesce(Subquery(seats), 0), **open_phase))
+                .annotate(seat_count=Coalesce(Subquery(seats), 0), open_phase_row=open_phase))
+
+
+class GameListFilter(admin.SimpleListFilter):
+    """The match list's "By game" filter with the registered games as its choices (their
+    names): Django's filter of a plain field read them with a ``SELECT DISTINCT`` over
+    every match on each load of the list. The same address (``?game__exact=<slug>``)."""
+
+    title = "game"
+    parameter_name = "game__exact"
+
+    def lookups(self, request, model_admin):
+        return registry.choices()
+
+    def queryset(self, request, queryset):
+        return queryset.filter(game=self.value()) if self.value() else queryset
+
+
+#: the director's match page's match (MatchAdmin.get_object: the admin's queryset is the
+#: default manager's), its state deferred and digested by the database
+_CHANGE_MATCH = CompiledOnce(lambda pk: Match.objects.filter(pk=pk).defer("state")
+                             .annotate(state_md5=MD5(Cast("state", TextField()))))
 
 
 #: the director log on the match page shows the latest actions; the rest are one link away
@@ -242,7 +284,7 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
     form = MatchForm
     list_display = ["name", "game", "status", "players", "open_phase", "needs_director",
                     "created"]
-    list_filter = ["status", "game", "needs_director", "is_private"]
+    list_filter = ["status", GameListFilter, "needs_director", "is_private"]
     search_fields = ["name", "seats__user__username"]
     # the list: rows rendered in Python (admin/games/match/change_list.html,
     # games/lib/adminlist.py), 50 a page (the filters and the search find the rest; a row
@@ -303,8 +345,12 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
                     .annotate(state_md5=MD5(Cast("state", TextField()))))
         field = Match._meta.pk if from_field is None else Match._meta.get_field(from_field)
         try:
-            found = queryset.get(**{field.name: field.to_python(object_id)})
-        except (Match.DoesNotExist, ValidationError, ValueError):
+            value = field.to_python(object_id)
+            if from_field is None and isinstance(value, int):  # the page's case: SQL compiled once
+                found = next(iter(_CHANGE_MATCH.objects(Match, value)), None)
+            else:
+                found = queryset.get(**{field.name: value})
+        except (Match.DoesNotExist, ValidationError, ValueError, OverflowError):
             found = None
         if request.method == "GET":  # a POST changes it between the two asks
             memo[(object_id, from_field)] = found
@@ -333,20 +379,25 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
 
     @admin.display(description="open phase")
     def open_phase(self, match: Match) -> str:
-        if hasattr(match, "open_number"):  # MatchChangeList's annotations
-            phase = (Phase(number=match.open_number, kind=match.open_kind,
-                           deadline_at=match.open_deadline_at,
-                           quarantined_at=match.open_quarantined_at)
-                     if match.open_number is not None else None)
+        if hasattr(match, "open_phase_row"):  # MatchChangeList's annotation: the columns
+            row = match.open_phase_row
+            if isinstance(row, str):
+                row = json.loads(row)
+            if not row:
+                return "—"
+            number, kind, deadline, quarantined = row
+            deadline = datetime.fromisoformat(deadline) if deadline else None
         else:
             phase = selectors.current_phase(match)
-        if phase is None:
-            return "—"
-        flag = " QUARANTINED" if phase.quarantined_at else ""
+            if phase is None:
+                return "—"
+            number, kind = phase.number, phase.kind
+            deadline, quarantined = phase.deadline_at, phase.quarantined_at
+        flag = " QUARANTINED" if quarantined else ""
         # in the director's own zone (activated per request, accounts/middleware.py), as
         # every player page shows times in its reader's
         zone = timezone.get_current_timezone_name()
-        return f"#{phase.number} {phase.kind} until {format_local(phase.deadline_at, zone)}{flag}"
+        return f"#{number} {kind} until {format_local(deadline, zone)}{flag}"
 
     @admin.display(description="actions")
     def director_buttons(self, match: Match):
@@ -380,10 +431,13 @@ class MatchAdmin(AuditedAdminMixin, admin.ModelAdmin):
                            f"{match.created_at.timestamp():.6f}" if match.created_at else "-",
                            "director", htmlcache.roster_digest(rows)])
         key = htmlcache.fragment_key(prefix, name, parts)
-        html = htmlcache.cache_get(key)
+        html = htmlcache.big_local.get(key)  # this process read it already: same key, same HTML
         if html is None:
-            html = str(render())
-            htmlcache.cache_set(key, html)
+            html = htmlcache.cache_get(key)
+            if html is None:
+                html = str(render())
+                htmlcache.cache_set(key, html)
+            htmlcache.big_local.put(key, html)
         return mark_safe(html)  # noqa: S308 - rendered escaped (html_table, format_html)
 
     @admin.display(description="full state (omniscient view)")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 from django.core.cache import caches
 from django.db import connection
@@ -267,6 +267,27 @@ def diary_lines_visible(match: Match, rows: list[DiaryEntry], seat_number: int |
             for r, text in zip(visible, texts)]
 
 
+class _DiaryRow(NamedTuple):
+    """A diary row's columns as :func:`diary_for_seat` reads them: a plain row, not a
+    ``DiaryEntry`` (building a model instance per row was a fifth of a page's diary)."""
+
+    seq: int
+    turn: int
+    phase_kind: str
+    kind: str
+    payload: Any
+    is_public: bool
+    audience: str
+    created_at: Any
+    phase_id: int | None
+
+    @property
+    def visible_to(self) -> frozenset[int] | None:  # as DiaryEntry.visible_to
+        if self.is_public:
+            return None
+        return frozenset(int(s) for s in self.audience.strip(",").split(",") if s)
+
+
 def diary_for_seat(match: Match, seat_number: int | None, *, since_seq: int = 0,
                    until_seq: int | None = None, lang: str = "en",
                    omniscient: bool = False, names: Mapping[int, str] | None = None,
@@ -296,7 +317,7 @@ def diary_for_seat(match: Match, seat_number: int | None, *, since_seq: int = 0,
         rows = diary_rows_for_seat(match, seat_number, since_seq=since_seq, until_seq=until_seq)
     if turns is not None:
         rows = rows.filter(turns)
-    rows = list(rows)
+    rows = [_DiaryRow(*row) for row in rows.values_list(*_DiaryRow._fields)]
     texts = described(engine, match, rows, seat_number, lang, names, context=extra)
     return [DiaryLine(seq=r.seq, turn=r.turn, phase_kind=r.phase_kind, kind=r.kind,
                       text=text, is_public=r.is_public, created_at=r.created_at,

@@ -158,6 +158,11 @@ def map_drawing(view: Mapping[str, Any], match_config: Mapping[str, Any] | None,
             if until >= view["turn"]:
                 clouds.setdefault(z, []).append("gas")
     names_by_id = {z["id"]: z["name"] for z in zones}
+    # the state words, translated once per drawing (not four gettext calls per zone)
+    state_words = {"closed": _("closed"), "closed-here": _("closed, you are inside: leave now"),
+                   "here": _("you are here"), "active": _("open")}
+    can_move, closes_next, central_zone = _("you can move here"), _("closes next"), _("central zone")
+    smoke_word, gas_word = _("smoke"), _("gas")
     out_zones = []
     for z in zones:
         zid = z["id"]
@@ -175,17 +180,16 @@ def map_drawing(view: Mapping[str, Any], match_config: Mapping[str, Any] | None,
             states.append("closing-next")
         if zid == mp["central"]:
             states.append("central")
-        label_state = {"closed": _("closed"), "closed-here": _("closed, you are inside: leave now"),
-                       "here": _("you are here"), "active": _("open")}[states[0]]
+        label_state = state_words[states[0]]
         extra = []
         if "reachable" in states:
-            extra.append(_("you can move here"))
+            extra.append(can_move)
         if "closing-next" in states:
-            extra.append(_("closes next"))
+            extra.append(closes_next)
         if "central" in states:
-            extra.append(_("central zone"))
+            extra.append(central_zone)
         for cl in clouds.get(zid, []):
-            extra.append(_("smoke") if cl == "smoke" else _("gas"))
+            extra.append(smoke_word if cl == "smoke" else gas_word)
         out_zones.append({
             "id": zid, "name": z["name"], "gloss": z.get("gloss", ""), "x": x, "y": y,
             "bx": round(x - 8.5, 2), "by": round(y - 7, 2), "youx": round(x - 6, 2),

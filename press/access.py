@@ -17,6 +17,7 @@ in a team.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,14 +58,33 @@ def default_rules(game: str, config: dict[str, Any] | None = None) -> str:
     return rules if rules in PressRules.values else PressRules.FULL
 
 
+#: the settings columns the match page loads with its match row (``freshness.page_settings``)
+PAGE_SETTINGS_FIELDS = ("rules", "dead", "spectators_read_public", "archive_for_spectators",
+                        "pinned_id", "version")
+
+
+def settings_from_page(match: Match) -> MatchPress | None:
+    """The settings row ``freshness.page_settings`` loaded with ``match``, or None when the
+    match was not loaded that way (or has no row: the caller asks the database)."""
+    loaded = match.__dict__.get("press_settings_row")
+    if isinstance(loaded, str):
+        loaded = json.loads(loaded)
+    if not isinstance(loaded, list) or len(loaded) != len(PAGE_SETTINGS_FIELDS):
+        return None
+    return MatchPress.from_db(MatchPress.objects.db, ["match_id", *PAGE_SETTINGS_FIELDS],
+                              [match.pk, *loaded])
+
+
 def settings_for(match: Match) -> MatchPress:
     """The match's press settings (an unsaved row with the game's default if none)."""
     cached = match.__dict__.get("_press_settings")
     if cached is not None:
         return cached
-    try:
-        row = MatchPress.objects.select_related("pinned").get(match_id=match.pk)
-    except MatchPress.DoesNotExist:
+    # the match page loaded the row with the match (its pinned message, if any, is read
+    # when asked for); elsewhere one query, the pinned message with it
+    row = settings_from_page(match) or (MatchPress.objects.select_related("pinned")
+                                        .filter(match_id=match.pk).first())
+    if row is None:
         row = MatchPress(match_id=match.pk, rules=default_rules(match.game, match.config))
     match.__dict__["_press_settings"] = row
     return row

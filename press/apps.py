@@ -29,7 +29,8 @@ class PressConfig(AppConfig):
         register_app(AppHooks(
             label="press",
             page_fragment=freshness.panel_key,
-            page_annotations={"press_version": freshness.page_version},
+            page_annotations={"press_version": freshness.page_version,
+                              "press_settings_row": freshness.page_settings},
             unread_counts=selectors.unread_counts,
             match_created=_match_created,
             email_builders={emails.KIND: emails.ctx_press},

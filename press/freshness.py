@@ -64,6 +64,21 @@ def page_version() -> Any:
     return Subquery(MatchPress.objects.filter(match_id=OuterRef("pk")).values("version")[:1])
 
 
+def page_settings() -> Any:
+    """The match's press settings row as one JSON array of ``access.PAGE_SETTINGS_FIELDS``
+    (None without a row), loaded with the match page's match row
+    (``AppHooks.page_annotations``): the panel reads it there (``access.settings_for``)
+    instead of a query of its own when it is rendered anew. An array, not an object: its
+    SQL has no parameter, so the page's query stays compiled once (games/lib/sqlonce.py)."""
+    from django.db.models import OuterRef, Subquery
+    from django.db.models.functions import JSONArray
+
+    from press.access import PAGE_SETTINGS_FIELDS
+
+    return Subquery(MatchPress.objects.filter(match_id=OuterRef("pk")).values(
+        row=JSONArray(*PAGE_SETTINGS_FIELDS))[:1])
+
+
 def panel_key(request: Any, match: Match) -> tuple[str, str, list[Any]]:
     """The press panel's fragment key parts, as templates/press/panel.html passes them
     (press version, user, the page's address without its query): read with the page's other fragments."""

@@ -67,6 +67,9 @@ KEYS_NAME = "fragment_keys"
 #: the context entry listing the fragments a page will ask for, as (name, scope, parts):
 #: read in one round trip when the first of them renders (:func:`prefetch`)
 PREFETCH_NAME = "fragment_prefetch"
+#: the context entry ``{% fragment_writes %}`` sets: the fragments rendered anew inside it,
+#: {key: html}, written in one round trip at its end (:func:`cache_set_many`)
+WRITES_NAME = "_fragment_writes"
 SCOPES = ("public", "reader")
 _SOURCE_SUFFIXES = (".py", ".html", ".txt", ".mo")
 _SKIP_DIRS = {"__pycache__", "migrations", "node_modules", ".git", "static", "staticfiles"}
@@ -143,6 +146,12 @@ class LocalHTML:
 #: at that size and rendered those blocks again on every load (bench_capacity's steps)
 LOCAL_SIZE = 16000
 local = LocalHTML(LOCAL_SIZE)
+#: the director's match page keeps its large parts (the whole diary, the full state: tens
+#: of KB to a few MB each) in the shared cache and, read once, here too: fetching and
+#: unpickling them from Redis on every load was a fifth of that page. Few entries (a
+#: director looks at a handful of matches at a time), so a few MB at most per process.
+BIG_LOCAL_SIZE = 8
+big_local = LocalHTML(BIG_LOCAL_SIZE)
 
 
 def roster_digest(seats: Iterable[Any]) -> str:
@@ -206,8 +215,10 @@ def time_bucket(seconds: int = 60) -> int:
 
 
 def prefetch(keys: dict[str, str], expected: list[tuple[str, str, list[Any]]]
-             ) -> dict[str, str]:
-    """The cached ones of the fragments a page announced, in one cache round trip."""
+             ) -> dict[str, str | None]:
+    """The fragments a page announced, in one cache round trip: every announced key, with
+    its HTML or None when the cache does not hold it (a miss is rendered, not asked for a
+    second time; a key not in the answer was not announced and is asked by itself)."""
     wanted = [fragment_key(keys[scope], name, parts) for name, scope, parts in expected]
     if not wanted:
         return {}
@@ -216,7 +227,7 @@ def prefetch(keys: dict[str, str], expected: list[tuple[str, str, list[Any]]]
     except Exception:  # noqa: BLE001
         log.warning("fragment cache unavailable (get_many)", exc_info=True)
         return {}
-    return {k: v for k, v in found.items() if isinstance(v, str)}
+    return {k: (found[k] if isinstance(found.get(k), str) else None) for k in wanted}
 
 
 def cache_get(key: str) -> str | None:
@@ -233,6 +244,16 @@ def cache_set(key: str, html: str) -> None:
         cache.set(key, html, FRAGMENT_TTL)
     except Exception:  # noqa: BLE001
         log.warning("fragment cache unavailable (set)", exc_info=True)
+
+
+def cache_set_many(items: dict[str, str]) -> None:
+    """Several rendered fragments written in one round trip (``{% fragment_writes %}``)."""
+    if not items:
+        return
+    try:
+        cache.set_many(items, FRAGMENT_TTL)
+    except Exception:  # noqa: BLE001
+        log.warning("fragment cache unavailable (set_many)", exc_info=True)
 
 
 def _split_mark() -> str:

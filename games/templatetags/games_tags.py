@@ -79,12 +79,41 @@ class _FragmentNode(template.Node):
         if hits is None:  # the first fragment of the page: every announced one at once
             hits = htmlcache.prefetch(keys, context.get(htmlcache.PREFETCH_NAME) or [])
             context.dicts[0]["_fragment_hits"] = hits
+        # an announced fragment the prefetch did not find is rendered, not asked again
         html = hits[key] if key in hits else htmlcache.cache_get(key)
         if html is None:
             with context.push(csrf_token=htmlcache.csrf_placeholder()):
                 html = str(self.nodelist.render(context))
-            htmlcache.cache_set(key, html)
+            hits[key] = html  # the same fragment again in this page: rendered once
+            writes = context.get(htmlcache.WRITES_NAME)
+            if writes is not None:  # inside {% fragment_writes %}: written at its end
+                writes[key] = html
+            else:
+                htmlcache.cache_set(key, html)
         return mark_safe(htmlcache.fill_csrf(html, token))
+
+
+class _WritesNode(template.Node):
+    def __init__(self, nodelist: template.NodeList) -> None:
+        self.nodelist = nodelist
+
+    def render(self, context: template.Context) -> str:
+        writes: dict[str, str] = {}
+        with context.push({htmlcache.WRITES_NAME: writes}):
+            html = self.nodelist.render(context)
+        htmlcache.cache_set_many(writes)
+        return html
+
+
+@register.tag("fragment_writes")
+def fragment_writes_tag(parser: Any, token: Any) -> _WritesNode:
+    """``{% fragment_writes %}…{% endfragment_writes %}``: the fragments rendered anew
+    inside (``{% fragment_cache %}`` misses) are written to the shared cache together, in
+    one round trip at the end of the block, instead of one write each (a page after a
+    change renders six or seven)."""
+    nodelist = parser.parse(("endfragment_writes",))
+    parser.delete_first_token()
+    return _WritesNode(nodelist)
 
 
 @register.simple_tag(takes_context=True)
@@ -111,6 +140,34 @@ def fragment_cache_tag(parser: Any, token: Any) -> _FragmentNode:
     parser.delete_first_token()
     return _FragmentNode(nodelist, bits[0].strip("\"'"), bits[1].strip("\"'"),
                          [parser.compile_filter(b) for b in bits[2:]])
+
+
+@register.simple_tag
+def diary_older_links(turns: Any, part: Any, diary_url: Any, turn_word: Any) -> Any:
+    """``{% diary_older_links diary_older part diary_url turn_word %}``: a link per older
+    diary turn (htmx swaps the turn in place; without JavaScript the match page with that
+    turn), written in Python: a template loop over a long match's turns cost ~50 µs each."""
+    from games.lib.escape import conditional_escape as esc
+
+    part, url, word = esc(part), esc(diary_url), esc(turn_word)
+    start = esc(gettext("Start"))
+    out = []
+    for t in turns or ():
+        n = esc(t)
+        out.append(f'<div id="{part}-t{n}"><a href="?diary={n}#{part}-t{n}" '
+                   f'hx-get="{url}?turn={n}&amp;part={part}" hx-target="#{part}-t{n}" '
+                   f'hx-swap="outerHTML">{f"{word} {n}" if t else start}</a></div>')
+    return mark_safe("".join(out))  # noqa: S308 - every value escaped
+
+
+@register.simple_tag
+def badge_items(labels: Any) -> Any:
+    """``{% badge_items seat_labels %}``: the seat list's items, joined in Python (a
+    template loop over a hundred seats cost about a millisecond of a page rendered anew)."""
+    from games.lib.escape import conditional_escape
+
+    return mark_safe("".join(f'<li class="badge">{conditional_escape(label)}</li>'  # noqa: S308
+                             for label in labels or ()))  # every label escaped (or safe)
 
 
 @register.simple_tag

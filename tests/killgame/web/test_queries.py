@@ -12,6 +12,9 @@ pytestmark = pytest.mark.django_db
 
 #: 16 for the page itself, plus the press panel (its settings and one page of messages)
 MATCH_PAGE_MAX_QUERIES = 16 + 2
+#: the match page itself: its press panel's settings come with the match row (one query
+#: less than the poll and the spectator page, which load the match by themselves)
+MATCH_DETAIL_MAX_QUERIES = 16 + 1
 
 
 @pytest.mark.parametrize("players", [10, 100])
@@ -20,7 +23,7 @@ def test_match_pages_queries_do_not_grow_with_players(players, django_assert_max
     watcher = client_for(make_user(f"watch{players}"))
     for stage in ("turn 1 tactical", "turn 1 action"):
         for client in (client_for(users[0]), watcher):
-            with django_assert_max_num_queries(MATCH_PAGE_MAX_QUERIES):
+            with django_assert_max_num_queries(MATCH_DETAIL_MAX_QUERIES):
                 assert client.get(reverse("games:match-detail", args=[match.pk])).status_code == 200
             with django_assert_max_num_queries(MATCH_PAGE_MAX_QUERIES):
                 assert client.get(reverse("games:match-poll", args=[match.pk]),
@@ -74,6 +77,31 @@ def test_match_page_queries_stay_flat_in_players_turns_and_messages(
             reader.get(url)
             with_thirty = _queries(reader, url)
             assert with_one == with_thirty, (with_one, with_thirty)
-            with django_assert_max_num_queries(MATCH_PAGE_MAX_QUERIES):
+            with django_assert_max_num_queries(MATCH_DETAIL_MAX_QUERIES):
                 reader.get(url)
     assert len(set(counts.values())) == 1, counts
+
+
+def test_the_match_page_reads_the_press_settings_with_the_match_row(monkeypatch):
+    """Rendered anew (every fragment key new), the match page's press panel reads its
+    settings from the match row (``press.freshness.page_settings``): its one query is the
+    messages, none on the settings table; and the settings it shows are the row's."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.lib import htmlcache
+    from press.models import MatchPress, PressRules
+
+    match, users = kg_match(4, prefix="prow_", config={"max_players": 100})
+    MatchPress.objects.filter(match=match).update(rules=PressRules.PUBLIC)
+    reader = client_for(users[0])
+    url = reverse("games:match-detail", args=[match.pk])
+    reader.get(url)
+    monkeypatch.setattr(htmlcache, "code_version", lambda: "press-row")
+    with CaptureQueriesContext(connection) as ctx:
+        page = reader.get(url).content.decode()
+    assert not [q["sql"] for q in ctx.captured_queries
+                if 'FROM "press_matchpress"' in q["sql"].split("WHERE")[0]
+                and "games_match" not in q["sql"]]
+    assert 'id="press"' in page
+    assert str(PressRules(PressRules.PUBLIC).label) in page
