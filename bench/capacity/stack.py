@@ -2,8 +2,8 @@
 again whatever happens: its own PostgreSQL database on the configured server, two
 ``redis-server`` processes (the broker's: append-only, ``noeviction``; the HTML cache's:
 no persistence, ``allkeys-lru``), an SMTP sink (aiosmtpd, ``bench_email``'s), the web
-server as the web container runs it (``python -m config.webserver``), the three Celery workers and beat, all with the
-production settings (``config.settings.production``).
+server as the web container runs it (``python -m config.webserver``), the three Celery
+workers and beat, all with the production settings (``config.settings.production``).
 
 Every process starts in a session of its own (Ctrl-C in the terminal reaches only the
 bench, which then stops them in order) and is told to stop if the bench itself dies
@@ -116,7 +116,8 @@ class Stack:
         """The production settings' environment (config/settings/production.py, as
         docker-compose.yml sets it), pointed at the bench's own services."""
         env = {k: v for k, v in os.environ.items()
-               if not k.startswith(("DJANGO_", "PBW_", "GUNICORN_", "GRANIAN_", "CELERY_", "PYTEST"))
+               if not k.startswith(("DJANGO_", "PBW_", "GUNICORN_", "GRANIAN_", "CELERY_",
+                                    "PYTEST"))
                and k not in {"DATABASE_URL", "REDIS_URL", "CACHE_REDIS_URL", "EMAIL_URL",
                              "SECRET_KEY", "ALLOWED_HOSTS", "WEB_CONCURRENCY", "DEBUG",
                              "SESSION_ENGINE", "GAME_APPS", "TRUSTED_PROXIES", "WEB_SERVER",

@@ -28,7 +28,8 @@ def test_the_environment_overrides_and_gunicorn_stays_available():
                               "WEB_BIND": "127.0.0.1:8151", "WEB_ACCESS_LOG": "1"})
     assert argv[argv.index("--workers") + 1] == "3"
     assert argv[argv.index("--blocking-threads") + 1] == "2"
-    assert argv[argv.index("--host") + 1] == "127.0.0.1" and argv[argv.index("--port") + 1] == "8151"
+    assert argv[argv.index("--host") + 1] == "127.0.0.1"
+    assert argv[argv.index("--port") + 1] == "8151"
     assert "--access-log" in argv
     argv = webserver.command({"WEB_SERVER": "gunicorn", "WEB_BIND": "127.0.0.1:8151"})
     assert argv[0].endswith("gunicorn")

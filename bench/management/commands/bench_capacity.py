@@ -20,9 +20,9 @@ as deployed, and where each endpoint's knee is.
    bench/capacity/loadgen.py). ``players_held`` is the largest count whose every kind of
    request had p99 < 500 ms and no error (a 5xx, a refused CSRF, a timeout, a dropped
    connection). Each step reports the load average and the cores each part used (CPU
-   seconds ÷ wall seconds): the web server (``web``), the Celery workers, beat, the database's backends,
-   Redis, the SMTP sink, the load generator itself, and the rest of the machine
-   (``other``: whatever else runs on it).
+   seconds ÷ wall seconds): the web server (``web``), the Celery workers, beat, the
+   database's backends, Redis, the SMTP sink, the load generator itself, and the rest of
+   the machine (``other``: whatever else runs on it).
 5. **Knees** (``knees``, ``knee_steps``): each endpoint alone, open-loop at rising rates
    for ``--step-seconds`` each until p99 ≥ 500 ms or an error: the unchanged poll
    (``poll``), the match page (``page``), the order cycle (``order``: an order and its
