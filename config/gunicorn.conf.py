@@ -2,7 +2,7 @@
 config.webserver`` runs ``gunicorn -c config/gunicorn.conf.py config.wsgi``. The deployed
 server is granian (config/webserver.py); docs/operations.md "Web processes" and "Capacity".
 
-Kept because it is what the fault bench drives and an operator may need to fall back.
+Kept as the fallback an operator may switch to (the fault bench also runs gunicorn).
 Measured on this 2-core machine (``bench_capacity --compare``, docs/operations.md
 "Capacity"): the unchanged poll cost ~1.1–1.3 ms of gunicorn gthread CPU against ~0.7 ms
 under granian, whose HTTP side runs in Rust outside the GIL.
