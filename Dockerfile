@@ -1,4 +1,4 @@
-# One image for web (gunicorn), worker and beat.
+# One image for web (granian), worker and beat.
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_SETTINGS_MODULE=config.settings.production
 WORKDIR /app
@@ -10,5 +10,6 @@ RUN SECRET_KEY=build-only-not-secret-$(date +%s)-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
 RUN useradd --create-home app && mkdir -p /app/var && chown -R app /app/var
 USER app
 EXPOSE 8000
-# two workers per core (WEB_CONCURRENCY overrides), 4 threads each (gthread), gc.freeze() after start-up: config/gunicorn.conf.py
-CMD ["gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi"]
+# granian, two single-threaded workers per core (WEB_CONCURRENCY overrides; WEB_SERVER=gunicorn
+# for config/gunicorn.conf.py instead): config/webserver.py, docs/operations.md "Capacity"
+CMD ["python", "-m", "config.webserver"]

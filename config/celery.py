@@ -81,7 +81,7 @@ def _freeze_startup_objects(**_: Any) -> None:
     """A pool process starts with everything its parent imported (Django, the apps, the
     rule tables): collected once and frozen, full garbage collections stop walking those
     objects, which cost a quarter of a phase close's CPU (a close allocates thousands of
-    small objects: states, events, rows). gunicorn's web workers do the same.
+    small objects: states, events, rows). The web workers do the same (config/wsgi.py).
 
     Then the collector's thresholds (``WORKER_GC_THRESHOLD``): a batch of closes, or of
     emails, allocates some hundred thousand short-lived objects, nearly none of them in

@@ -1,26 +1,20 @@
-"""gunicorn settings for the web container (Dockerfile and docker-compose run
-``gunicorn -c config/gunicorn.conf.py config.wsgi``); docs/operations.md "Web processes".
+"""gunicorn settings, the alternative web server: ``WEB_SERVER=gunicorn python -m
+config.webserver`` runs ``gunicorn -c config/gunicorn.conf.py config.wsgi``. The deployed
+server is granian (config/webserver.py); docs/operations.md "Web processes" and "Capacity".
+
+Kept as the fallback an operator may switch to (the fault bench also runs gunicorn).
+Measured on this 2-core machine (``bench_capacity --compare``, docs/operations.md
+"Capacity"): the unchanged poll cost ~1.1–1.3 ms of gunicorn gthread CPU against ~0.7 ms
+under granian, whose HTTP side runs in Rust outside the GIL.
 
 - ``workers``: **two per core** by default (``WEB_CONCURRENCY`` overrides), each **gthread**
-  with ``GUNICORN_THREADS`` threads (4). A request costs the same CPU under the sync and the
-  gthread worker (``bench_capacity``: 1.3–1.5 ms of gunicorn CPU for the unchanged poll,
-  7–8 ms for the match page with either); what differs is whether the cores are used.
-  The poll every open match page sends every 5 s waits on PostgreSQL and Redis for most of
-  its time: a sync worker sits idle meanwhile (issue 33 measured 20–40 % of both cores
-  idle at the knee with two sync workers, and more players held with four), a gthread
-  worker runs another request. Two processes per core keep both cores busy when one
-  process's requests wait or its kept-alive connections are the busier ones (each of the
-  proxy's connections stays with the worker that accepted it). Measured with
-  ``manage.py bench_capacity --compare`` (docs/operations.md "Capacity").
-  ``GUNICORN_WORKER_CLASS=sync`` goes back to one request per process.
-- ``gc.freeze()`` once each worker has loaded the app: the objects loaded at start-up
-  (modules, templates, URL patterns, the engines' tables) move to a permanent generation,
-  so the collector stops walking them on every full collection (tens of ms in p99 before).
+  with ``GUNICORN_THREADS`` threads (4); ``GUNICORN_WORKER_CLASS=sync`` goes back to one
+  request per process.
+- ``gc.freeze()`` after start-up is done by ``config/wsgi.py`` for either server.
 """
 
 from __future__ import annotations
 
-import gc
 import multiprocessing
 import os
 
@@ -49,9 +43,3 @@ max_requests = _int("GUNICORN_MAX_REQUESTS", 0)
 max_requests_jitter = _int("GUNICORN_MAX_REQUESTS_JITTER", 0)
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None
 errorlog = "-"
-
-
-def post_worker_init(worker) -> None:  # noqa: ANN001 - gunicorn's hook signature
-    """After the worker imported the app: freeze what start-up allocated (see above)."""
-    gc.collect()
-    gc.freeze()

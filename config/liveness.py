@@ -30,6 +30,14 @@ def key(*parts: str) -> str:
 def worker_key(hostname: str = "") -> str:
     return key("live", "worker", hostname)
 
+
+def workers_key() -> str:
+    """The names of the workers that marked themselves alive, scored by the time of their
+    last mark: ``/healthz`` reads the live ones in two round trips instead of a ``SCAN``
+    of the broker's whole keyspace, which holds every session (issue 33: 6–10 ms of web
+    CPU and 3–4 ms of Redis CPU per probe with 4,000 sessions)."""
+    return key("live", "workers")
+
 WORKER_BEAT_SECONDS = 5
 WORKER_TTL_SECONDS = 20
 
@@ -66,9 +74,13 @@ def worker_heartbeat(hostname: str, queues: list[str]) -> None:
     redis = client()
     if redis is None:
         return
+    now = time.time()
     try:
-        redis.set(worker_key(hostname), json.dumps({"queues": sorted(queues), "at": time.time()}),
-                  ex=WORKER_TTL_SECONDS)
+        pipe = redis.pipeline(transaction=False)
+        pipe.set(worker_key(hostname), json.dumps({"queues": sorted(queues), "at": now}),
+                 ex=WORKER_TTL_SECONDS)
+        pipe.zadd(workers_key(), {hostname: now})
+        pipe.execute()
     except Exception as exc:  # noqa: BLE001 - liveness must never break the worker
         log.debug("worker heartbeat not written: %r", exc)
 
@@ -80,14 +92,21 @@ def workers() -> dict[str, dict[str, Any]]:
     if redis is None:
         return {}
     prefix = worker_key()
-    keys = list(redis.scan_iter(match=prefix + "*", count=100))
-    out = {}
     now = time.time()
+    pipe = redis.pipeline(transaction=False)
+    pipe.zremrangebyscore(workers_key(), "-inf", now - WORKER_TTL_SECONDS)
+    pipe.zrange(workers_key(), 0, -1)
+    names = pipe.execute()[1]
+    if names:
+        keys = [prefix + n.decode() for n in names]
+    else:  # workers of a release before the set: their marks found by name
+        keys = [k.decode() for k in redis.scan_iter(match=prefix + "*", count=100)]
+    out = {}
     for raw_key, raw in zip(keys, redis.mget(keys) if keys else []):
         if raw is None:
             continue
         data = json.loads(raw)
-        name = raw_key.decode()[len(prefix):]
+        name = raw_key[len(prefix):]
         out[name] = {"queues": data.get("queues", []), "age_s": round(now - data["at"], 1)}
     return out
 

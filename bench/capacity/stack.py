@@ -1,9 +1,9 @@
 """The stack ``bench_capacity`` starts as docker-compose.yml deploys it, and takes down
 again whatever happens: its own PostgreSQL database on the configured server, two
 ``redis-server`` processes (the broker's: append-only, ``noeviction``; the HTML cache's:
-no persistence, ``allkeys-lru``), an SMTP sink (aiosmtpd, ``bench_email``'s), gunicorn
-with ``config/gunicorn.conf.py``, the three Celery workers and beat, all with the
-production settings (``config.settings.production``).
+no persistence, ``allkeys-lru``), an SMTP sink (aiosmtpd, ``bench_email``'s), the web
+server as the web container runs it (``python -m config.webserver``), the three Celery
+workers and beat, all with the production settings (``config.settings.production``).
 
 Every process starts in a session of its own (Ctrl-C in the terminal reaches only the
 bench, which then stops them in order) and is told to stop if the bench itself dies
@@ -89,7 +89,7 @@ def machine_busy_ticks() -> tuple[int, int]:
 
 @dataclass
 class Part:
-    name: str  # gunicorn, celery, beat, redis, smtp
+    name: str  # web, celery, beat, redis, smtp
     proc: subprocess.Popen
     log: Path | None = None
 
@@ -116,10 +116,12 @@ class Stack:
         """The production settings' environment (config/settings/production.py, as
         docker-compose.yml sets it), pointed at the bench's own services."""
         env = {k: v for k, v in os.environ.items()
-               if not k.startswith(("DJANGO_", "PBW_", "GUNICORN_", "CELERY_", "PYTEST"))
+               if not k.startswith(("DJANGO_", "PBW_", "GUNICORN_", "GRANIAN_", "CELERY_",
+                                    "PYTEST"))
                and k not in {"DATABASE_URL", "REDIS_URL", "CACHE_REDIS_URL", "EMAIL_URL",
                              "SECRET_KEY", "ALLOWED_HOSTS", "WEB_CONCURRENCY", "DEBUG",
-                             "SESSION_ENGINE", "GAME_APPS", "TRUSTED_PROXIES"}}
+                             "SESSION_ENGINE", "GAME_APPS", "TRUSTED_PROXIES", "WEB_SERVER",
+                             "WEB_THREADS", "WEB_BIND", "WEB_ACCESS_LOG"}}
         broker, cache = self.redis_ports
         env.update({
             "DJANGO_SETTINGS_MODULE": "config.settings.production",
@@ -136,7 +138,7 @@ class Stack:
             # {% static %} without collectstatic's manifest (no browser fetches the assets)
             "STATICFILES_BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",
             "PYTHONDONTWRITEBYTECODE": "1",
-            "GUNICORN_BIND": f"127.0.0.1:{self.web_port}",
+            "WEB_BIND": f"127.0.0.1:{self.web_port}",
         })
         env.update(self.web_env)
         return env
@@ -228,10 +230,9 @@ class Stack:
         return outs
 
     def start_app(self) -> None:
-        """Gunicorn as the web container runs it, the three workers and beat."""
+        """The web server as the web container runs it, the three workers and beat."""
         bin_dir = Path(sys.executable).parent
-        self._spawn("gunicorn", [str(bin_dir / "gunicorn"), "-c", "config/gunicorn.conf.py",
-                                 "config.wsgi"])
+        self._spawn("web", [sys.executable, "-m", "config.webserver"])
         for name, queue, concurrency in CELERY_WORKERS:
             self._spawn("celery", [str(bin_dir / "celery"), "-A", "config", "worker", "-Q", queue,
                                    "-n", f"{name}@capacity{os.getpid()}", "--loglevel=WARNING",
@@ -241,22 +242,21 @@ class Stack:
                              "--loglevel=WARNING", "--pidfile=",
                              f"--schedule={self.tmp / 'beat-schedule'}"])
         self._wait(lambda: port_open(self.web_port) or self._died(), 90,
-                   "gunicorn did not start")
+                   "the web server did not start")
         if self._died():
             raise StackError("a process of the stack died:\n" + self._died())
 
     def restart_web(self, env: dict[str, str]) -> None:
-        """Gunicorn again with other settings (``GUNICORN_*``, ``WEB_CONCURRENCY``)."""
-        for part in [p for p in self.parts if p.name == "gunicorn"]:
+        """The web server again with other settings (``WEB_SERVER``, ``WEB_CONCURRENCY``,
+        ``WEB_THREADS``, ``GUNICORN_*``)."""
+        for part in [p for p in self.parts if p.name == "web"]:
             _stop(part.proc)
             self.parts.remove(part)
-        self._wait(lambda: not port_open(self.web_port), 30, "gunicorn did not stop")
+        self._wait(lambda: not port_open(self.web_port), 30, "the web server did not stop")
         self.web_env = dict(env)
-        bin_dir = Path(sys.executable).parent
-        self._spawn("gunicorn", [str(bin_dir / "gunicorn"), "-c", "config/gunicorn.conf.py",
-                                 "config.wsgi"])
+        self._spawn("web", [sys.executable, "-m", "config.webserver"])
         self._wait(lambda: port_open(self.web_port) or self._died(), 90,
-                   "gunicorn did not start")
+                   "the web server did not start")
 
     def _died(self) -> str:
         for part in self.parts:
@@ -303,10 +303,10 @@ class Stack:
     # --- stop ---------------------------------------------------------------------------
 
     def stop(self) -> None:
-        """Stop every process this run started (gunicorn first, then the workers and beat,
+        """Stop every process this run started (the web server first, then the workers and beat,
         Redis last), drop the database, remove the temporary directory. Safe to call
         twice and after a partial start."""
-        order = {"gunicorn": 0, "beat": 1, "celery": 2, "smtp": 3, "redis": 4}
+        order = {"web": 0, "beat": 1, "celery": 2, "smtp": 3, "redis": 4}
         for part in sorted(self.parts, key=lambda p: order.get(p.name, 9)):
             _stop(part.proc)
         self.parts.clear()

@@ -79,7 +79,7 @@ MIDDLEWARE = [
     "config.outage.DatabaseOutageMiddleware",  # database down: 503 + Retry-After
     # the headers of every answer, the poll's early 204 included
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "config.csp.CachedCSPMiddleware",  # django-csp's, the header built once (config/csp.py)
     "config.headers.PermissionsPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # an unchanged htmx poll answers 204 here: one query, nothing below runs
@@ -373,7 +373,7 @@ THROTTLE_RATES = {
 }
 RATELIMIT_IP_META_KEY = "config.proxies.client_ip"
 # Without REDIS_URL the cache is per process: right for the embedded server (one process,
-# many threads), not for several gunicorn workers (set REDIS_URL there).
+# many threads), not for several web workers (set REDIS_URL there).
 SILENCED_SYSTEM_CHECKS = [] if REDIS_URL else ["axes.W001"]
 
 # Headers (docs/security.md): scripts only from our own origin, none inline (templates load

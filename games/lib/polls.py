@@ -24,11 +24,14 @@ way, which answers htmx with ``HX-Redirect`` to the login page.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Callable
 
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.core.signals import setting_changed
 from django.db import DatabaseError, connection
+from django.dispatch import receiver
 from django.http import HttpRequest
 from django.utils.crypto import constant_time_compare
 
@@ -111,14 +114,28 @@ def _session_user(request: HttpRequest) -> tuple[int | None, str]:
     return user_id, str(session.get(HASH_SESSION_KEY, ""))
 
 
+@lru_cache(maxsize=8192)
+def _auth_hash(user_id: int, password: str) -> str:
+    """The session hash of an account with this password hash (the user model's own
+    ``get_session_auth_hash``), kept per process: the same few thousand players poll all
+    day, and building a user object for it cost a tenth of the poll's Django time. A new
+    password is a new key; the memo is dropped when ``SECRET_KEY`` changes."""
+    return get_user_model()(pk=user_id, password=password).get_session_auth_hash()
+
+
+@receiver(setting_changed)
+def _forget_auth_hashes(setting: str, **kwargs: Any) -> None:
+    if setting in ("SECRET_KEY", "SECRET_KEY_FALLBACKS", "AUTH_USER_MODEL"):
+        _auth_hash.cache_clear()
+
+
 def _account_ok(user_id: int, session_hash: str, active: Any, staff: Any,
                 password: Any) -> bool:
     """The account the session names may be answered without the full way: it exists,
     is active, is not staff, and its password is the one the session logged in with."""
     if not active or staff or password is None or not session_hash:
         return False
-    user = get_user_model()(pk=user_id, password=password)
-    return constant_time_compare(session_hash, user.get_session_auth_hash())
+    return constant_time_compare(session_hash, _auth_hash(user_id, password))
 
 
 def session_account(request: HttpRequest) -> int | None:

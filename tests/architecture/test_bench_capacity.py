@@ -59,7 +59,7 @@ def test_bench_capacity_tiny_prints_knees_players_and_cpu_then_cleans_up(capsys)
     assert set(orders["status"]) == {"200"}
     assert orders["actions"] == {"ordered": orders["requests"], "withdrawn": orders["requests"]}
     cpu = step["cpu_cores"]
-    assert {"gunicorn", "celery", "beat", "postgres", "redis", "loadgen", "machine",
+    assert {"web", "celery", "beat", "postgres", "redis", "loadgen", "machine",
             "other"} <= set(cpu)
     assert len(step["load_average"]) == 3 and len(result["load_average"]) == 3
     assert result["stack"]["settings"] == "config.settings.production"

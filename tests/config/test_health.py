@@ -6,6 +6,7 @@ Redis-backed cases use the machine's Redis (db 12, keys removed after)."""
 from __future__ import annotations
 
 import os
+import time
 from datetime import timedelta
 
 import pytest
@@ -87,3 +88,22 @@ def test_redis_down_is_503(client, broker, settings):
     response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json()["down"][0] == "redis"
+
+
+def test_live_workers_are_read_from_their_set_without_a_keyspace_scan(broker, monkeypatch):
+    liveness.worker_heartbeat("clock@box", ["clock"])
+    liveness.worker_heartbeat("mail@box", ["mail"])
+    broker.zadd(liveness.workers_key(), {"gone@box": time.time() - 60})  # stopped long ago
+    broker.delete(liveness.worker_key("mail@box"))  # its mark expired (or was deleted)
+
+    class NoScan:
+        def scan_iter(self, *args, **kwargs):
+            raise AssertionError("SCAN over the keyspace")
+
+        def __getattr__(self, name):
+            return getattr(broker, name)
+
+    monkeypatch.setattr(liveness, "client", NoScan)
+    live = liveness.workers()
+    assert set(live) == {"clock@box"} and live["clock@box"]["queues"] == ["clock"]
+    assert broker.zscore(liveness.workers_key(), "gone@box") is None  # pruned

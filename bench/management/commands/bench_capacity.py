@@ -5,7 +5,8 @@ as deployed, and where each endpoint's knee is.
    configured server (``pbw_capacity_<pid>_bench``, dropped at the end), its own two
    ``redis-server`` (the broker on ``--redis-port``, the HTML cache on the next port), an
    SMTP sink, then — with ``config.settings.production`` and a throwaway secret key —
-   ``migrate``, the seed, gunicorn with ``config/gunicorn.conf.py`` on ``--port``, the
+   ``migrate``, the seed, the web server as deployed (``python -m config.webserver``:
+   granian, config/webserver.py) on ``--port``, the
    clock, mail and default Celery workers and beat as docker-compose.yml runs them.
    Everything is stopped and dropped at the end, on an error, on Ctrl-C or SIGTERM.
 2. **The seed** (``bench/capacity/seed.py``): ``--matches`` running Kill Game matches of
@@ -19,9 +20,9 @@ as deployed, and where each endpoint's knee is.
    bench/capacity/loadgen.py). ``players_held`` is the largest count whose every kind of
    request had p99 < 500 ms and no error (a 5xx, a refused CSRF, a timeout, a dropped
    connection). Each step reports the load average and the cores each part used (CPU
-   seconds ÷ wall seconds): gunicorn, the Celery workers, beat, the database's backends,
-   Redis, the SMTP sink, the load generator itself, and the rest of the machine
-   (``other``: whatever else runs on it).
+   seconds ÷ wall seconds): the web server (``web``), the Celery workers, beat, the
+   database's backends, Redis, the SMTP sink, the load generator itself, and the rest of
+   the machine (``other``: whatever else runs on it).
 5. **Knees** (``knees``, ``knee_steps``): each endpoint alone, open-loop at rising rates
    for ``--step-seconds`` each until p99 ≥ 500 ms or an error: the unchanged poll
    (``poll``), the match page (``page``), the order cycle (``order``: an order and its
@@ -29,9 +30,10 @@ as deployed, and where each endpoint's knee is.
    highest rate held; each step gives the CPU per request by part too.
 
 The whole run stays within ``--time-limit`` seconds (steps that would end later are
-listed in ``skipped``), then everything is taken down. ``--compare sync-4,gthread-4x4``
-runs the mixed steps again with other worker models on the same seed; ``--web-env
-KEY=VALUE`` (repeatable) starts the first gunicorn with those variables. ``--tiny`` is the
+listed in ``skipped``), then everything is taken down. ``--compare granian-2x1,sync-4,gthread-4x4``
+runs the mixed steps again with other worker models on the same seed (granian, or gunicorn's
+sync or gthread workers); ``--web-env KEY=VALUE`` (repeatable) starts the first web server
+with those variables. ``--tiny`` is the
 test's size (one match, seconds). docs/operations.md "Capacity".
 """
 
@@ -93,7 +95,7 @@ class Command(BaseCommand):
                                  "deployed config, on the same seed: comma-separated "
                                  "sync-<workers> or gthread-<workers>x<threads>")
         parser.add_argument("--max-conns", type=int, default=64,
-                            help="connections to gunicorn at most (the proxy's)")
+                            help="connections to the web server at most (the proxy's)")
         parser.add_argument("--time-limit", type=float, default=570.0,
                             help="seconds for the whole run: steps that would end later are "
                                  "skipped (listed in 'skipped'), the teardown comes after")
@@ -102,7 +104,7 @@ class Command(BaseCommand):
                             help="the broker's Redis; the HTML cache's on the next port "
                                  "(0: spare ports)")
         parser.add_argument("--web-env", action="append", default=[],
-                            help="KEY=VALUE for gunicorn's environment (repeatable)")
+                            help="KEY=VALUE for the web server's environment (repeatable)")
         parser.add_argument("--database-url", default=os.environ.get(
             "BENCH_DATABASE_URL",
             f"postgres://postgres@127.0.0.1:5432/pbw_capacity_{os.getpid()}_bench"))
@@ -162,7 +164,7 @@ class Command(BaseCommand):
             "seed": seeded, "healthz_at_start": healthy,
             "wall_seconds": round(time.monotonic() - started, 1),
             "stack": {"settings": "config.settings.production",
-                      "gunicorn": "config/gunicorn.conf.py" + (f" with {web_env}" if web_env else ""),
+                      "web": "python -m config.webserver" + (f" with {web_env}" if web_env else ""),
                       "celery": "clock (2), mail (4), default (1) workers and beat",
                       "database": "own database on the configured PostgreSQL",
                       "redis": f"own redis-server on {redis_ports[0]} (broker) and "
@@ -330,7 +332,7 @@ class Command(BaseCommand):
                                   # machine's other load moves least
                                   "cpu_ms_per_request": {
                                       part: round(cpu.get(part, 0) * wall * 1000 / done, 2)
-                                      for part in ("gunicorn", "postgres", "redis", "loadgen")}})
+                                      for part in ("web", "postgres", "redis", "loadgen")}})
                     self._say(opts, f"{kind} {rate}/s: {steps[-1]}")
                     await asyncio.sleep(0 if tiny else 0.5)
                     if held:
@@ -374,17 +376,22 @@ def _web_env(items: list[str]) -> dict[str, str]:
 
 
 def _model_env(name: str) -> dict[str, str]:
-    """``sync-4`` / ``gthread-2x4`` as gunicorn's environment (config/gunicorn.conf.py)."""
+    """``granian-4x1`` (config/webserver.py), gunicorn's ``sync-4`` / ``gthread-2x4``
+    (config/gunicorn.conf.py) as the web server's environment."""
     import re
 
-    found = re.fullmatch(r"(sync)-(\d+)|(gthread)-(\d+)x(\d+)", name)
+    found = re.fullmatch(r"(sync)-(\d+)|(gthread)-(\d+)x(\d+)|(granian)-(\d+)x(\d+)", name)
     if not found:
-        raise CommandError(f"--compare: {name!r} is not sync-<workers> or "
-                           "gthread-<workers>x<threads>")
+        raise CommandError(f"--compare: {name!r} is not granian-<workers>x<threads>, "
+                           "sync-<workers> or gthread-<workers>x<threads>")
     if found.group(1):
-        return {"GUNICORN_WORKER_CLASS": "sync", "WEB_CONCURRENCY": found.group(2)}
-    return {"GUNICORN_WORKER_CLASS": "gthread", "WEB_CONCURRENCY": found.group(4),
-            "GUNICORN_THREADS": found.group(5)}
+        return {"WEB_SERVER": "gunicorn", "GUNICORN_WORKER_CLASS": "sync",
+                "WEB_CONCURRENCY": found.group(2)}
+    if found.group(6):
+        return {"WEB_SERVER": "granian", "WEB_CONCURRENCY": found.group(7),
+                "WEB_THREADS": found.group(8)}
+    return {"WEB_SERVER": "gunicorn", "GUNICORN_WORKER_CLASS": "gthread",
+            "WEB_CONCURRENCY": found.group(4), "GUNICORN_THREADS": found.group(5)}
 
 
 def argparse_hidden() -> str:
