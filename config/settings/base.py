@@ -302,8 +302,11 @@ AWAY_WINDOW_DAYS = env_int("AWAY_WINDOW_DAYS", 90)
 EMERGENCY_PAUSES_PER_MATCH = env_int("EMERGENCY_PAUSES_PER_MATCH", 1)
 EMERGENCY_PAUSE_HOURS = env_int("EMERGENCY_PAUSE_HOURS", 24)
 # The email outbox (games/services/outbox.py, docs/notifications.md).
+# A batch is one claim, one SMTP connection and one render of what its readers share
+# (the close's tasks carry this many ids, games/lib/oncommit.py); its lease scales with it
+# (0.6 s a message: a relay 50 ms away, four round trips each, uses a third of it).
 EMAIL_BATCH_SIZE = env_int("EMAIL_BATCH_SIZE", 100)
-EMAIL_CLAIM_SECONDS = env_int("EMAIL_CLAIM_SECONDS", 60)
+EMAIL_CLAIM_SECONDS = env_int("EMAIL_CLAIM_SECONDS", max(60, EMAIL_BATCH_SIZE * 3 // 5))
 EMAIL_RETRY_HOURS = env_int("EMAIL_RETRY_HOURS", 24)
 EMAIL_DRAIN_TASKS = env_int("EMAIL_DRAIN_TASKS", 4)
 EMAIL_QUIET_MINUTES = env_int("EMAIL_QUIET_MINUTES", 10)

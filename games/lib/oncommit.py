@@ -20,12 +20,12 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Iterator
 
+from django.conf import settings
 from django.db import transaction
 
 log = logging.getLogger(__name__)
 
 BATCH_TASKS = {"notifications_send"}  # tasks whose single argument is a list of ids
-BATCH_SIZE = 100
 
 _local = threading.local()
 
@@ -67,7 +67,9 @@ def enqueue_on_commit(task_name: str, *args: Any) -> None:
 @contextmanager
 def deferred() -> Iterator[None]:
     """Hold every enqueue made in this thread until the block ends (nested: outermost wins);
-    batch tasks are merged into chunks of ``BATCH_SIZE`` ids."""
+    batch tasks are merged into chunks of ``EMAIL_BATCH_SIZE`` ids (one sender's batch:
+    a task of more would be sent as several batches one after the other by one process,
+    a task of fewer would send batches smaller than the claim and the render are sized for)."""
     if getattr(_local, "held", None) is not None:
         yield
         return
@@ -76,6 +78,7 @@ def deferred() -> Iterator[None]:
         yield
     finally:
         held, _local.held = _local.held, None
+        size = settings.EMAIL_BATCH_SIZE
         batched: dict[str, list] = {}
         for task_name, args in held:
             if task_name in BATCH_TASKS:
@@ -83,5 +86,5 @@ def deferred() -> Iterator[None]:
             else:
                 _send(task_name, *args)
         for task_name, ids in batched.items():
-            for start in range(0, len(ids), BATCH_SIZE):
-                _send(task_name, ids[start:start + BATCH_SIZE])
+            for start in range(0, len(ids), size):
+                _send(task_name, ids[start:start + size])
