@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import zoneinfo
 from datetime import date, datetime, time, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -19,6 +20,7 @@ from django.utils.timezone import now as timezone_now
 from django.utils.translation import gettext, pgettext
 
 from games.exceptions import ApplicationError
+from games.lib.htmlcache import LocalHTML
 from games.models import DirectorAction, Match, Phase, Seat
 from players.models import Away, MatchRules
 
@@ -128,16 +130,47 @@ def _close_if_only_away(phase: Phase, *, now: datetime) -> None:
         phase_mark_ready(phase, now=now)
 
 
-def away_seats(match_id: int, users: dict[int, int], now: datetime) -> set[int]:
+def away_seats(match_id: int, users: dict[int, int], now: datetime, *,
+               version: Any = None) -> set[int]:
     """``AppHooks.away_seats`` hook: the seat numbers of ``users`` ({number: user
     id}) whose player is away at ``now``, unless the match's away rule is "stretch" (then
-    the deadline waits for them instead). One query when nobody is away (the usual case:
-    the match page counts check-ins on every load), two otherwise."""
-    away = away_until(set(users.values()), now=now)
+    the deadline waits for them instead). One query when nobody is away, two otherwise.
+
+    ``version``: the match's public version (with its creation time) as the match page
+    read it (it counts check-ins on every load): the away periods of ``users`` are then
+    kept in this process under the match, that version and those users
+    (:func:`_periods_kept`), so a load runs no query while nobody is away."""
+    if version is None:
+        away = away_until(set(users.values()), now=now)
+    else:
+        away = {uid for uid, start, end in _periods_kept(match_id, version, users.values())
+                if start <= now < end}
     if not away or MatchRules.objects.filter(
             match_id=match_id, away_rule=MatchRules.AwayRule.STRETCH).exists():
         return set()
     return {number for number, uid in users.items() if uid in away}
+
+
+#: ``(match id, public version, user ids) -> ((user id, starts_at, ends_at), ...)``: the
+#: away periods not over yet of those users when read. Valid while the version holds: a
+#: period is only ever declared or cancelled with a bump of the public version of every
+#: running or paused match the player sits in (:func:`_notes_changed`; a deleted account
+#: leaves its seats with one too, players/account.py), and the clock is applied when the
+#: periods are read back (a period that begins or ends needs no new entry). Small entries.
+AWAY_KEPT_SIZE = 4096
+_away_kept = LocalHTML(AWAY_KEPT_SIZE)
+
+
+def _periods_kept(match_id: int, version: Any,
+                  user_ids) -> tuple[tuple[int, datetime, datetime], ...]:
+    users = tuple(sorted(set(user_ids)))
+    key = (match_id, version, users)
+    periods = _away_kept.get(key)
+    if periods is None:
+        periods = tuple(Away.objects.filter(user_id__in=users, ends_at__gt=timezone_now())
+                        .values_list("user_id", "starts_at", "ends_at"))
+        _away_kept.put(key, periods)
+    return periods
 
 
 def away_cancel(*, away: Away, user, now: datetime | None = None) -> None:
