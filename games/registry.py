@@ -83,9 +83,11 @@ class AppHooks:
 
     Early close (``games.selectors``):
 
-    - ``away_seats(match_id, {seat number: user id}, now) -> seat numbers``: the players
-      away now (players: a declared away period); they count as checked in once a player
-      who is not away did.
+    - ``away_seats(match_id, {seat number: user id}, now, *, version=None) -> seat
+      numbers``: the players away now (players: a declared away period); they count as
+      checked in once a player who is not away did. ``version`` (the match page's public
+      version and the match's creation time, or absent) lets the app keep what it read
+      until that changes.
 
     Clock: ``periodic``, the app's :class:`PeriodicJob` entries.
     """
@@ -100,7 +102,7 @@ class AppHooks:
     email_categories: Mapping[str, str] = field(default_factory=dict)
     digest_lines: Callable[[Any, list[dict[str, Any]], str], None] | None = None
     send_veto: Callable[[list[Any], Any], Mapping[int, str]] | None = None
-    away_seats: Callable[[int, dict[int, int], Any], set[int]] | None = None
+    away_seats: Callable[..., set[int]] | None = None
     channels: tuple[Any, ...] = ()
     periodic: tuple[PeriodicJob, ...] = ()
 

@@ -369,11 +369,12 @@ def _live_awaited(phase: Phase, seats) -> list:
 
 
 def away_numbers(phase: Phase, seats, *, pressed: set[int],
-                 now: datetime | None = None) -> set[int]:
+                 now: datetime | None = None, version: Any = None) -> set[int]:
     """Awaited live seats that did not press check-in and whose player is away now
     (``AppHooks.away_seats``, the players app: a declared away period, in a match whose
     away rule lets the seat play its defaults; no query when nobody is missing or no app
-    plugged in)."""
+    plugged in). ``version``: the match's public version with its creation time, as a page
+    read them: the hook may then keep what it read under it (players: the away periods)."""
     users = {s.number: s.user_id for s in _live_awaited(phase, seats) if s.number not in pressed}
     hooks = [app.away_seats for app in all_apps() if app.away_seats is not None]
     if not users or not hooks:
@@ -381,7 +382,8 @@ def away_numbers(phase: Phase, seats, *, pressed: set[int],
     now = now or timezone_now()
     out: set[int] = set()
     for hook in hooks:
-        out |= set(hook(phase.match_id, users, now))
+        out |= set(hook(phase.match_id, users, now) if version is None
+                   else hook(phase.match_id, users, now, version=version))
     return out & set(users)
 
 
@@ -418,16 +420,17 @@ class CheckinCount:
 
 
 def checkin_count(phase: Phase, *, seats=None, pressed: set[int] | None = None,
-                  now: datetime | None = None) -> CheckinCount:
+                  now: datetime | None = None, version: Any = None) -> CheckinCount:
     """Count the awaited players a person plays: the dead (not awaited), bots and removed
     seats never count; the away ones are set apart. ``seats`` (models or page rows) and
-    ``pressed`` save the queries when the caller has them."""
+    ``pressed`` save the queries when the caller has them; ``version``
+    (:func:`away_numbers`) lets the away periods be kept."""
     if seats is None:
         seats = list(Seat.objects.filter(match_id=phase.match_id, number__isnull=False))
     if pressed is None:
         pressed = pressed_numbers(phase)
     live = _live_awaited(phase, seats)
-    away = away_numbers(phase, seats, pressed=pressed, now=now)
+    away = away_numbers(phase, seats, pressed=pressed, now=now, version=version)
     return CheckinCount(checked_in=sum(1 for s in live if s.number in pressed),
                         active=len(live) - len(away), away=len(away))
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import zoneinfo
 from datetime import date, datetime, time, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -19,6 +20,7 @@ from django.utils.timezone import now as timezone_now
 from django.utils.translation import gettext, pgettext
 
 from games.exceptions import ApplicationError
+from games.lib.htmlcache import LocalHTML
 from games.models import DirectorAction, Match, Phase, Seat
 from players.models import Away, MatchRules
 
@@ -128,16 +130,56 @@ def _close_if_only_away(phase: Phase, *, now: datetime) -> None:
         phase_mark_ready(phase, now=now)
 
 
-def away_seats(match_id: int, users: dict[int, int], now: datetime) -> set[int]:
+def away_seats(match_id: int, users: dict[int, int], now: datetime, *,
+               version: Any = None) -> set[int]:
     """``AppHooks.away_seats`` hook: the seat numbers of ``users`` ({number: user
     id}) whose player is away at ``now``, unless the match's away rule is "stretch" (then
-    the deadline waits for them instead). One query when nobody is away (the usual case:
-    the match page counts check-ins on every load), two otherwise."""
-    away = away_until(set(users.values()), now=now)
+    the deadline waits for them instead). One query when nobody is away, two otherwise.
+
+    ``version``: the match's public version (with its creation time) as the match page
+    read it (it counts check-ins on every load): the away periods of ``users`` are then
+    kept in this process under the match, that version and those users
+    (:func:`_periods_kept`), so a load runs no query while nobody is away."""
+    if version is None:
+        away = away_until(set(users.values()), now=now)
+    else:
+        away = {uid for uid, start, end in _periods_kept(match_id, version, users.values(), now)
+                if start <= now < end}
     if not away or MatchRules.objects.filter(
             match_id=match_id, away_rule=MatchRules.AwayRule.STRETCH).exists():
         return set()
     return {number for number, uid in users.items() if uid in away}
+
+
+#: what a match page reads of the away periods and absences, kept in this process under
+#: the match's public version (and creation time) and who it asks about, valid while the
+#: version holds: a period is only ever declared or cancelled with a bump of the public
+#: version of every running or paused match the player sits in (:func:`_notes_changed`;
+#: a deleted account leaves its seats with one too, players/account.py), a seat is marked
+#: absent or back by a close (which bumps it), and a takeover or a rename changes the seats
+#: in the key. The clock is applied when an entry is read back (a period that begins or
+#: ends needs no new entry); an entry is read from the database at ``now`` and used for
+#: that moment or later only. ``key -> (read at, rows)``; small entries.
+KEPT_SIZE = 4096
+_away_kept = LocalHTML(KEPT_SIZE)
+
+
+def _kept(key: tuple[Any, ...], now: datetime, read) -> Any:
+    entry = _away_kept.get(key)
+    if entry is None or now < entry[0]:
+        entry = (now, read())
+        _away_kept.put(key, entry)
+    return entry[1]
+
+
+def _periods_kept(match_id: int, version: Any, user_ids,
+                  now: datetime) -> tuple[tuple[int, datetime, datetime], ...]:
+    """(user id, starts_at, ends_at) of the away periods of ``user_ids`` not over at
+    ``now`` (one query, then kept: above)."""
+    users = tuple(sorted(set(user_ids)))
+    return _kept(("periods", match_id, version, users), now, lambda: tuple(
+        Away.objects.filter(user_id__in=users, ends_at__gt=now)
+        .values_list("user_id", "starts_at", "ends_at")))
 
 
 def away_cancel(*, away: Away, user, now: datetime | None = None) -> None:
@@ -241,23 +283,27 @@ def away_send_veto(rows, now: datetime) -> dict[int, str]:
 
 
 def seat_notes(match: Match, seats) -> list[str]:
-    """``AppHooks.seat_notes`` hook (one query): who is away until when, and which
-    seats are marked absent, for everyone reading a running match's page."""
-    from django.db.models import Q
+    """``AppHooks.seat_notes`` hook: who is away until when, and which seats are marked
+    absent, for everyone reading a running match's page. One query, kept (above) under the
+    match's public version and the seats (numbers, players, names: the page's rows), so the
+    seat list rendered anew each minute (its key holds the clock) reads nothing more."""
     from django.utils import formats, timezone
 
     now = timezone_now()
-    rows = (Seat.objects.filter(match=match, number__isnull=False, removed_at__isnull=True)
-            .filter(Q(user__away_periods__starts_at__lte=now, user__away_periods__ends_at__gt=now)
-                    | Q(record__absent_since__isnull=False))
-            .values_list("number", "user__username", "user__away_periods__ends_at",
-                         "record__absent_since")
-            .order_by("number"))
+    numbered = [s for s in seats if s.number is not None]
+    if all(hasattr(s, "username") for s in numbered):
+        key = ("notes", match.pk, match.version, match.created_at,
+               tuple((s.number, s.user_id, s.username) for s in numbered))
+        rows = _kept(key, now, lambda: _note_rows(match, now))
+    else:
+        rows = _note_rows(match, now)
+    active = [(number, name, end if start is not None and start <= now < end else None,
+               absent) for number, name, start, end, absent in rows]
     notes: dict[int, str] = {}
     absent_names: dict[int, str] = {}
-    for number, name, away_end, absent in rows:
+    for number, name, away_end, absent in active:
         who = name or "bot"
-        if away_end is not None and away_end > now:
+        if away_end is not None:
             when = formats.date_format(timezone.localtime(away_end), "D j M, H:i")
             notes[number] = gettext("%(name)s is away until %(when)s") % {"name": who,
                                                                           "when": when}
@@ -276,3 +322,17 @@ def seat_notes(match: Match, seats) -> list[str]:
         out.append(gettext("Absent (missed several phases in a row): %(names)s")
                    % {"names": joined})
     return out
+
+
+def _note_rows(match: Match, now: datetime) -> tuple[tuple[Any, ...], ...]:
+    """(number, username, away starts_at, ends_at, absent_since) of the live seats with an
+    away period not over at ``now`` or marked absent, in seat order (a seat once per
+    period)."""
+    from django.db.models import Q
+
+    return tuple(Seat.objects.filter(match=match, number__isnull=False, removed_at__isnull=True)
+                 .filter(Q(user__away_periods__ends_at__gt=now)
+                         | Q(record__absent_since__isnull=False))
+                 .values_list("number", "user__username", "user__away_periods__starts_at",
+                              "user__away_periods__ends_at", "record__absent_since")
+                 .order_by("number"))

@@ -152,22 +152,48 @@ def reader_for(match: Match, user: Any) -> Reader | None:
                   press=settings_for(match))
 
 
-def readable_q(reader: Reader) -> Q | None:
-    """The messages ``reader`` may read, as a filter (None: nothing at all)."""
-    everything = Q()
-    public = Q(channel__in=[C.PUBLIC, C.ANNOUNCE])
+#: what a reader may read (:func:`readable_kind`): every message, the public board, the
+#: public board and the private / team messages the seat is a member of, the director's
+#: announcements only
+EVERYTHING, PUBLIC, PUBLIC_AND_OWN, ANNOUNCEMENTS = "everything", "public", "own", "announce"
+
+
+def readable_kind(reader: Reader) -> str | None:
+    """Which messages ``reader`` may read (None: nothing at all): the one decision, which
+    :func:`readable_q` turns into a filter (press.selectors compiles the messages query
+    once per kind)."""
     if reader.director:
-        return everything
+        return EVERYTHING
     if reader.over and (reader.is_player or reader.press.archive_for_spectators):
-        return everything
+        return EVERYTHING
     if reader.is_player:
         if reader.press.dead == DeadRule.PUBLIC_ONLY and reader.match.state is not None \
                 and not reader.alive:
-            return public
-        return public | Q(audience__contains=f",{reader.number},")
+            return PUBLIC
+        return PUBLIC_AND_OWN
     if reader.press.spectators_read_public:
+        return PUBLIC
+    return ANNOUNCEMENTS
+
+
+def kind_q(kind: str | None, number: int | None) -> Q | None:
+    """The filter of a :func:`readable_kind` (``number``: the reader's seat, for
+    :data:`PUBLIC_AND_OWN`)."""
+    public = Q(channel__in=[C.PUBLIC, C.ANNOUNCE])
+    if kind == EVERYTHING:
+        return Q()
+    if kind == PUBLIC:
         return public
-    return Q(channel=C.ANNOUNCE)
+    if kind == PUBLIC_AND_OWN:
+        return public | Q(audience__contains=f",{number},")
+    if kind == ANNOUNCEMENTS:
+        return Q(channel=C.ANNOUNCE)
+    return None
+
+
+def readable_q(reader: Reader) -> Q | None:
+    """The messages ``reader`` may read, as a filter (None: nothing at all)."""
+    return kind_q(readable_kind(reader), reader.number)
 
 
 def can_write(reader: Reader) -> bool:

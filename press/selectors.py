@@ -36,24 +36,110 @@ def muted_seats(reader: access.Reader) -> set[int]:
 
 def readable(reader: access.Reader):
     """The reader's messages as a queryset (muted seats left out; announcements stay)."""
-    q = access.readable_q(reader)
+    return _readable_qs(access.readable_kind(reader), match_id=reader.match.pk,
+                        number=reader.number,
+                        seat_id=reader.seat.pk if reader.is_player else None)
+
+
+def _readable_qs(kind: str | None, *, match_id: int, number: int | None,
+                 seat_id: int | None):
+    """:func:`readable` from the reader's kind and numbers (``seat_id``: a player's seat,
+    whose muted seats are left out; None for everyone else)."""
+    q = access.kind_q(kind, number)
     if q is None:
         return Message.objects.none()
-    qs = Message.objects.filter(q, match=reader.match)
-    if reader.is_player:  # a subquery: no extra round trip on every page
-        muted = Mute.objects.filter(seat_id=reader.seat.pk).values("muted_seat")
+    qs = Message.objects.filter(q, match_id=match_id)
+    if seat_id is not None:  # a subquery: no extra round trip on every page
+        muted = Mute.objects.filter(seat_id=seat_id).values("muted_seat")
         qs = qs.exclude(Q(from_seat__in=Subquery(muted)) & ~Q(channel=C.ANNOUNCE))
     return qs
+
+
+def _page_qs(kind: str | None, *, match_id: int, number: int | None, seat_id: int | None,
+             after_id: int, before_id: int | None, limit: int):
+    qs = _readable_qs(kind, match_id=match_id, number=number, seat_id=seat_id).filter(
+        id__gt=after_id)
+    if before_id is not None:
+        qs = qs.filter(id__lt=before_id)
+    return qs.order_by("-id")[:limit + 1]
+
+
+# --- the messages page's SQL, compiled once per reader type ---------------------------
+#
+# Every press panel rendered anew runs the same query with other numbers; building and
+# compiling it through the ORM cost more CPU than running it. So it is compiled once per
+# *reader type* — the kind of messages the reader may read (``access.readable_kind``, the
+# one decision of who reads what), whether muted seats are left out (a player), whether
+# the page ends before an id, the page size — with marker numbers, and the markers are
+# replaced by the reader's own. Before a compiled query is used, it is checked against
+# the ORM: filled with other numbers it must give exactly the ORM's SQL and parameters
+# for them, else that type always goes through the ORM.
+
+_MARKS = {"match": 987650001, "number": 987650002, "seat": 987650003, "after": 987650004,
+          "before": 987650005}
+_CHECK = {"match": 123456701, "number": 123456702, "seat": 123456703, "after": 123456704,
+          "before": 123456705}
+_page_sql: dict[tuple[Any, ...], tuple[str, list[Any]] | None] = {}
+
+
+def _fill(template: list[Any], values: dict[str, Any]) -> list[Any]:
+    """The parameters with each marker replaced by its value (a marker inside a string:
+    the seat number of the audience pattern)."""
+    out = []
+    for kind, value in template:
+        if kind == "mark":
+            out.append(values[value])
+        elif kind == "text":
+            out.append(value.replace(str(_MARKS["number"]), str(values["number"])))
+        else:
+            out.append(value)
+    return out
+
+
+def _page_args(values: dict[str, Any], key: tuple[Any, ...]) -> dict[str, Any]:
+    kind, player, paged, limit = key
+    return {"match_id": values["match"], "number": values["number"],
+            "seat_id": values["seat"] if player else None, "after_id": values["after"],
+            "before_id": values["before"] if paged else None, "limit": limit}
+
+
+def _compiled_page(key: tuple[Any, ...]) -> tuple[str, list[Any]] | None:
+    """(SQL, parameter template) of a reader type, or None: run it through the ORM."""
+    if key not in _page_sql:
+        kind = key[0]
+        sql, params = _page_qs(kind, **_page_args(_MARKS, key)).query.sql_with_params()
+        by_value = {v: k for k, v in _MARKS.items()}
+        template: list[Any] = []
+        for p in params:
+            if type(p) is int and p in by_value:
+                template.append(("mark", by_value[p]))
+            elif isinstance(p, str) and str(_MARKS["number"]) in p:
+                template.append(("text", p))
+            else:
+                template.append(("const", p))
+        check = _page_qs(kind, **_page_args(_CHECK, key)).query.sql_with_params()
+        same = check[0] == sql and list(check[1]) == _fill(template, _CHECK)
+        _page_sql[key] = (sql, template) if same else None
+    return _page_sql[key]
 
 
 def messages_page(reader: access.Reader, *, after_id: int = 0, before_id: int | None = None,
                   limit: int = PAGE_SIZE) -> tuple[list[Message], bool]:
     """(messages oldest first, whether older ones exist): the newest ``limit`` after
-    ``after_id`` and before ``before_id``."""
-    qs = readable(reader).filter(id__gt=after_id)
-    if before_id is not None:
-        qs = qs.filter(id__lt=before_id)
-    rows = list(qs.order_by("-id")[:limit + 1])
+    ``after_id`` and before ``before_id``. The SQL is compiled once per reader type
+    (above)."""
+    kind = access.readable_kind(reader)
+    if access.kind_q(kind, reader.number) is None:
+        return [], False
+    key = (kind, reader.is_player, before_id is not None, limit)
+    values = {"match": reader.match.pk, "number": reader.number,
+              "seat": reader.seat.pk if reader.is_player else None, "after": after_id,
+              "before": before_id}
+    compiled = _compiled_page(key)
+    if compiled is None:
+        rows = list(_page_qs(kind, **_page_args(values, key)))
+    else:
+        rows = list(Message.objects.raw(compiled[0], _fill(compiled[1], values)))
     more = len(rows) > limit
     return list(reversed(rows[:limit])), more
 

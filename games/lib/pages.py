@@ -383,8 +383,9 @@ def match_context(request: HttpRequest, match: Match, *, order_form: Any = None,
         pressed = {n for n in phase.pressed_seats or [] if n is not None}
         done = checked_in_numbers(phase, seats=numbered, pressed=pressed)
         rows = 0 if private_checkin(phase) else len(pressed)
+        # the away periods kept under the public version: no query per load (players)
         counts = checkin_summary(phase, count=selectors.checkin_count(
-            phase, seats=numbered, pressed=pressed))
+            phase, seats=numbered, pressed=pressed, version=(match.version, match.created_at)))
         if counts["awaited"] is None:
             counts = None  # a secret awaited set: no "N of M checked in" line
         if seat is not None and seat.number is not None:

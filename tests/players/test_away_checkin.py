@@ -107,3 +107,96 @@ def test_nobody_missing_costs_no_away_query():
     with CaptureQueriesContext(connection) as ctx:
         selectors.checkin_count(phase, seats=seats, pressed={0, 1})
     assert len(ctx.captured_queries) == 0
+
+
+def _away_queries(client, url) -> tuple[str, int]:
+    """The page, and how many of its queries read the away periods (the check-in count's,
+    the seat notes' join)."""
+    with CaptureQueriesContext(connection) as ctx:
+        page = client.get(url).content.decode()
+    return page, sum('"players_away"' in q["sql"] for q in ctx.captured_queries)
+
+
+def test_the_match_page_keeps_the_away_periods_until_the_version_moves(client):
+    """The "N of M active (K away)" line reads the away periods once per public version
+    (players.away._periods_kept), not on every load; declaring or cancelling a period
+    shows at once (it bumps the version), and the clock starting or ending a period
+    already declared shows without a new read (the periods are kept with their bounds)."""
+    from players.away import away_cancel
+    from players.models import Away
+
+    with time_machine.travel(CURRENT_TIME, tick=False) as clock:
+        match = make_match(players=3, schedule={"mode": "duration", "hours": 48})
+        s0, s1, s2 = match.seats.order_by("number")
+        seat_checkin(match=match, seat=s1)
+        client.force_login(s2.user)
+        url = f"/m/{match.pk}/"
+        page, reads = _away_queries(client, url)
+        assert "1 of 3 checked in" in page
+        page, reads = _away_queries(client, url)
+        assert reads == 0 and "1 of 3 checked in" in page  # kept: no query on this load
+        # declared now: shown at the next load
+        away_declare(user=s0.user, first=date(2026, 10, 24), last=date(2026, 10, 26))
+        page, reads = _away_queries(client, url)
+        assert "1 of 2 active (1 away)" in page and reads >= 1
+        page, reads = _away_queries(client, url)
+        assert "1 of 2 active (1 away)" in page and reads == 0
+        # cancelled: the line is back at once
+        away_cancel(away=Away.objects.get(user=s0.user), user=s0.user)
+        page, _ = _away_queries(client, url)
+        assert "1 of 3 checked in" in page
+        # declared for later: not away yet, then away once the clock gets there
+        away_declare(user=s0.user, first=date(2026, 10, 25), last=date(2026, 10, 26))
+        page, reads = _away_queries(client, url)
+        assert "1 of 3 checked in" in page
+        clock.move_to(datetime(2026, 10, 25, 12, 0, tzinfo=timezone.utc))
+        page, reads = _away_queries(client, url)
+        assert "1 of 2 active (1 away)" in page and reads == 0
+        # and the clock ends it again (the 26th ends in the player's zone)
+        clock.move_to(datetime(2026, 10, 27, 12, 0, tzinfo=timezone.utc))
+        page, reads = _away_queries(client, url)
+        assert "1 of 3 checked in" in page and reads == 0
+
+
+def test_the_seat_notes_are_read_once_per_version_and_follow_the_clock_and_names(
+        client, monkeypatch):
+    """The "away until …" and "absent" notes under the players (players.away.seat_notes)
+    are read once per public version and seats, then kept: the seat list rendered anew (its
+    key holds the minute) reads nothing more, the clock starts and ends a declared period,
+    a rename shows at once, and so does a close that marks a seat absent."""
+    from django.contrib.auth.models import User
+
+    from games.lib import htmlcache
+    from players.models import SeatRecord
+
+    with time_machine.travel(CURRENT_TIME, tick=False) as clock:
+        match = make_match(players=3, schedule={"mode": "duration", "hours": 48})
+        s0, s1, s2 = match.seats.order_by("number")
+        away_declare(user=s0.user, first=date(2026, 10, 25), last=date(2026, 10, 26))
+        client.force_login(s1.user)
+        url = f"/m/{match.pk}/"
+
+        def fresh(tag):  # every fragment rendered anew, as each new minute does
+            monkeypatch.setattr(htmlcache, "code_version", lambda: tag)
+            return _away_queries(client, url)
+
+        page, _ = fresh("a")
+        assert "is away until" not in page  # not begun yet
+        page, reads = fresh("b")
+        assert reads == 0 and "is away until" not in page
+        clock.move_to(datetime(2026, 10, 25, 12, 0, tzinfo=timezone.utc))
+        page, reads = fresh("c")
+        assert reads == 0 and f"{s0.user.username} is away until" in page
+        User.objects.filter(pk=s0.user_id).update(username="renamed0")
+        page, reads = fresh("d")
+        assert "renamed0 is away until" in page and reads >= 1
+        # a close marks the seat absent and bumps the version: shown at once
+        SeatRecord.objects.create(seat=s2, absent_since=CURRENT_TIME)
+        match.refresh_from_db()
+        type(match).objects.filter(pk=match.pk).update(version=match.version + 1)
+        page, reads = fresh("e")
+        assert f"{s2.user.username} is absent" in page and reads >= 1
+        clock.move_to(datetime(2026, 10, 27, 12, 0, tzinfo=timezone.utc))
+        page, reads = fresh("f")
+        assert "is away until" not in page and f"{s2.user.username} is absent" in page
+        assert reads == 0
