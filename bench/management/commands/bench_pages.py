@@ -522,14 +522,18 @@ class Command(BaseCommand):
 
     def _cold(self, client, url: str, headers: dict[str, str], opts) -> dict[str, Any]:
         """The first load after a change: every fragment rendered anew (a new key prefix
-        each time, as after a version bump; the diary sentences stay cached, as they do)."""
+        each time, as after a version bump; the diary sentences stay cached, as they do),
+        and what a process keeps under the match's version (the away periods and seat
+        notes, players/away.py) read again, as the first reader after a close finds it."""
         from games.lib import htmlcache
+        from players import away
 
         real = htmlcache.code_version
         times, cpu, floor = [], [], []
         try:
             for i in range(max(5, opts["iterations"] // 4)):
                 htmlcache.code_version = lambda i=i: f"bench-cold-{os.getpid()}-{i}"
+                away._away_kept.clear()
                 wall, used = self._request(client, url, headers)
                 times.append(wall)
                 cpu.append(used)
