@@ -246,11 +246,16 @@ class DiaryEntry(models.Model):
     def audience_for(visible_to) -> str:
         return "" if visible_to is None else "," + ",".join(str(s) for s in sorted(visible_to)) + ","
 
+    @staticmethod
+    def seats_of(is_public: bool, audience: str) -> frozenset[int] | None:
+        """The seat numbers an entry is visible to (None: everyone), from its columns."""
+        if is_public:
+            return None
+        return frozenset(int(s) for s in audience.strip(",").split(",") if s)
+
     @property
     def visible_to(self) -> frozenset[int] | None:
-        if self.is_public:
-            return None
-        return frozenset(int(s) for s in self.audience.strip(",").split(",") if s)
+        return self.seats_of(self.is_public, self.audience)
 
 
 class Notification(models.Model):

@@ -283,9 +283,7 @@ class _DiaryRow(NamedTuple):
 
     @property
     def visible_to(self) -> frozenset[int] | None:  # as DiaryEntry.visible_to
-        if self.is_public:
-            return None
-        return frozenset(int(s) for s in self.audience.strip(",").split(",") if s)
+        return DiaryEntry.seats_of(self.is_public, self.audience)
 
 
 def diary_for_seat(match: Match, seat_number: int | None, *, since_seq: int = 0,
